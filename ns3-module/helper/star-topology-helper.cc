@@ -1,0 +1,163 @@
+#include "star-topology-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/log.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/queue-size.h"
+#include "ns3/string.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("StarTopologyHelper");
+
+namespace
+{
+
+TrafficControlHelper
+MakeQueueHelper(const EgressQueueConfig& q, DataRate rate, Time delay)
+{
+    TrafficControlHelper tch;
+    QueueSize size(QueueSizeUnit::BYTES, q.bufferBytes);
+    if (q.discipline == "fifo")
+    {
+        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(size));
+    }
+    else if (q.discipline == "red")
+    {
+        // Instantaneous queue (QW = 1), linear marking Kmin..Kmax up to Pmax, every ECT
+        // packet marked above Kmax (Gentle off), tail drop at the buffer size.
+        tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                             "MaxSize", QueueSizeValue(size),
+                             "MinTh", DoubleValue(q.ecnKminBytes),
+                             "MaxTh", DoubleValue(q.ecnKmaxBytes),
+                             "LInterm", DoubleValue(1.0 / q.ecnPmax),
+                             "QW", DoubleValue(1.0),
+                             "Gentle", BooleanValue(false),
+                             "UseEcn", BooleanValue(true),
+                             "UseHardDrop", BooleanValue(false),
+                             "MeanPktSize", UintegerValue(1500),
+                             "LinkBandwidth", DataRateValue(rate),
+                             "LinkDelay", TimeValue(delay));
+    }
+    else
+    {
+        NS_ABORT_MSG("unknown queue discipline '" << q.discipline << "' (expected fifo or red)");
+    }
+    return tch;
+}
+
+} // namespace
+
+Ptr<QueueDisc>
+StarTopology::GetBottleneckQueueDisc() const
+{
+    return config.configuration == 'A' ? hostQueueDiscs.at(crossSource)
+                                       : torQueueDiscs.at(crossDestination);
+}
+
+Ptr<NetDevice>
+StarTopology::GetBottleneckDevice() const
+{
+    return config.configuration == 'A' ? hostDevices.Get(crossSource)
+                                       : torDevices.Get(crossDestination);
+}
+
+std::string
+StarTopology::GetBottleneckName() const
+{
+    std::ostringstream os;
+    if (config.configuration == 'A')
+    {
+        os << "NIC egress of S" << crossSource;
+    }
+    else
+    {
+        os << "ToR port towards S" << crossDestination;
+    }
+    return os.str();
+}
+
+StarTopologyHelper::StarTopologyHelper(const StarTopologyConfig& config)
+    : m_config(config)
+{
+    NS_ABORT_MSG_IF(config.configuration != 'A' && config.configuration != 'B',
+                    "configuration must be A or B");
+    NS_ABORT_MSG_IF(config.hosts < 4, "the star needs at least 4 hosts (S0..S3)");
+}
+
+StarTopology
+StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
+{
+    StarTopology t;
+    t.config = m_config;
+    t.hosts.Create(m_config.hosts);
+    t.tor = CreateObject<Node>();
+
+    InternetStackHelper stack;
+    stack.Install(t.hosts);
+    stack.Install(t.tor);
+    TypeId cc = TypeId::LookupByName(tcpCongestionControl);
+    for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
+    {
+        t.hosts.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType", TypeIdValue(cc));
+    }
+
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", DataRateValue(m_config.linkRate));
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(m_config.mtu));
+    p2p.SetChannelAttribute("Delay", TimeValue(m_config.linkDelay));
+    // The queue lives in the queue disc; the device holds one packet behind the one on the wire.
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("1p")));
+
+    TrafficControlHelper hostTc =
+        MakeQueueHelper(m_config.hostQueue, m_config.linkRate, m_config.linkDelay);
+    TrafficControlHelper torTc =
+        MakeQueueHelper(m_config.switchQueue, m_config.linkRate, m_config.linkDelay);
+
+    Ipv4AddressHelper addr;
+    for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
+    {
+        NetDeviceContainer link = p2p.Install(t.hosts.Get(i), t.tor);
+        t.hostDevices.Add(link.Get(0));
+        t.torDevices.Add(link.Get(1));
+        // Queue discs go in before addresses, or Ipv4AddressHelper installs fq_codel.
+        t.hostQueueDiscs.push_back(hostTc.Install(link.Get(0)).Get(0));
+        t.torQueueDiscs.push_back(torTc.Install(link.Get(1)).Get(0));
+        std::ostringstream net;
+        net << "10.0." << i << ".0";
+        addr.SetBase(net.str().c_str(), "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addr.Assign(link);
+        t.hostAddresses.push_back(ifs.GetAddress(0));
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    if (m_config.configuration == 'A')
+    {
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            t.jobHosts.push_back(i);
+        }
+        t.crossSource = 0;
+        t.crossDestination = 1;
+    }
+    else
+    {
+        t.jobHosts = {0, 1, 3};
+        t.crossSource = 2;
+        t.crossDestination = 0;
+    }
+    return t;
+}
+
+} // namespace ns3

@@ -1,0 +1,84 @@
+/*
+ * The testbed's rack: hosts S0..S(n-1) on one ToR (an IPv4 router), every link the same
+ * rate. Each egress port (host NIC and ToR port) has a queue disc that holds the queue,
+ * in front of a one-packet device queue, so that queue length, drops and ECN marks are
+ * observable where they happen.
+ *
+ * Configuration A: the job runs on every host; cross traffic leaves S0 towards S1 (S0's
+ * ring successor), so S0's NIC egress is the only bottleneck.
+ * Configuration B: the job runs on S0, S1, S3; S2 sends cross traffic to S0, so the ToR
+ * port towards S0 is the bottleneck.
+ */
+#ifndef FLUMEN_STAR_TOPOLOGY_HELPER_H
+#define FLUMEN_STAR_TOPOLOGY_HELPER_H
+
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/queue-disc.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/** One egress port's queue: a FIFO or RED with an ECN ramp (DCQCN-style: Kmin, Kmax, Pmax). */
+struct EgressQueueConfig
+{
+    std::string discipline = "fifo"; //!< "fifo" or "red"
+    uint32_t bufferBytes = 4 * 1024 * 1024;
+    uint32_t ecnKminBytes = 100 * 1000; //!< RED only
+    uint32_t ecnKmaxBytes = 400 * 1000; //!< RED only
+    double ecnPmax = 0.2;               //!< RED only: marking probability at Kmax
+};
+
+struct StarTopologyConfig
+{
+    char configuration = 'B'; //!< 'A' or 'B'
+    uint32_t hosts = 4;
+    DataRate linkRate = DataRate("25Gbps");
+    Time linkDelay = MicroSeconds(1);
+    uint16_t mtu = 1500;
+    EgressQueueConfig hostQueue;   //!< every host NIC's egress
+    EgressQueueConfig switchQueue; //!< every ToR port's egress
+};
+
+/** What StarTopologyHelper::Install built, and the roles configuration A or B gives hosts. */
+struct StarTopology
+{
+    StarTopologyConfig config;
+    NodeContainer hosts;
+    Ptr<Node> tor;
+    NetDeviceContainer hostDevices; //!< NIC of host i
+    NetDeviceContainer torDevices;  //!< ToR port towards host i
+    std::vector<Ipv4Address> hostAddresses;
+    std::vector<Ptr<QueueDisc>> hostQueueDiscs; //!< NIC egress of host i
+    std::vector<Ptr<QueueDisc>> torQueueDiscs;  //!< ToR egress towards host i
+    std::vector<uint32_t> jobHosts;             //!< host index of rank 0, 1, ...
+    uint32_t crossSource = 0;
+    uint32_t crossDestination = 0;
+
+    /** The queue that the configuration makes the bottleneck, and its device. */
+    Ptr<QueueDisc> GetBottleneckQueueDisc() const;
+    Ptr<NetDevice> GetBottleneckDevice() const;
+    /** Human-readable name of the bottleneck port, e.g. "ToR port towards S0". */
+    std::string GetBottleneckName() const;
+};
+
+class StarTopologyHelper
+{
+  public:
+    explicit StarTopologyHelper(const StarTopologyConfig& config);
+    /** Builds nodes, links, IP stack (with the given TCP congestion control), queue discs, routes. */
+    StarTopology Install(const std::string& tcpCongestionControl = "ns3::TcpCubic") const;
+
+  private:
+    StarTopologyConfig m_config;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,31 @@
+#include "ring-transport.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RingTransport);
+
+TypeId
+RingTransport::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RingTransport").SetParent<Object>().SetGroupName("Flumen");
+    return tid;
+}
+
+void
+RingTransport::DoDispose()
+{
+    m_receiveCallback = MakeNullCallback<void, uint64_t>();
+    Object::DoDispose();
+}
+
+void
+RingTransport::NotifyReceiveComplete(uint64_t bytes)
+{
+    if (!m_receiveCallback.IsNull())
+    {
+        m_receiveCallback(bytes);
+    }
+}
+
+} // namespace ns3

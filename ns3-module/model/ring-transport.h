@@ -1,0 +1,53 @@
+/*
+ * What the ring collective needs from a transport: an ordered message stream to the next
+ * rank and posted receives from the previous rank, as NCCL's send/recv primitives give it.
+ * TCP (NCCL's socket transport) and, later, RDMA implement it.
+ */
+#ifndef FLUMEN_RING_TRANSPORT_H
+#define FLUMEN_RING_TRANSPORT_H
+
+#include "ns3/callback.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class RingTransport : public Object
+{
+  public:
+    static TypeId GetTypeId();
+
+    /** Signature of trace sources that report a message size. */
+    typedef void (*BytesTracedCallback)(uint64_t bytes);
+
+    /** Opens the connections; messages sent before they are up wait. */
+    virtual void Start() = 0;
+    /** Queues a message of this many bytes to the next rank (FIFO). */
+    virtual void Send(uint64_t bytes) = 0;
+    /**
+     * Expects the next message from the previous rank to be this many bytes. The receive
+     * callback fires once per posted receive, in order, when all its bytes have arrived
+     * (bytes that arrive before the post are kept and count towards it).
+     */
+    virtual void PostReceive(uint64_t bytes) = 0;
+
+    void SetReceiveCallback(Callback<void, uint64_t> cb) { m_receiveCallback = cb; }
+
+    /** Payload bytes handed to the network so far (no headers, no retransmissions). */
+    virtual uint64_t GetBytesSent() const = 0;
+    /** Payload bytes received from the previous rank so far. */
+    virtual uint64_t GetBytesReceived() const = 0;
+
+  protected:
+    void DoDispose() override;
+    void NotifyReceiveComplete(uint64_t bytes);
+
+  private:
+    Callback<void, uint64_t> m_receiveCallback;
+};
+
+} // namespace ns3
+
+#endif

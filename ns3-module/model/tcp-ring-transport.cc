@@ -1,0 +1,307 @@
+#include "tcp-ring-transport.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TcpRingTransport");
+NS_OBJECT_ENSURE_REGISTERED(TcpRingTransport);
+
+namespace
+{
+// Stripe k of a message of `bytes` over `n` sockets (NCCL splits each message evenly).
+uint64_t
+StripeBytes(uint64_t bytes, uint32_t n, uint32_t k)
+{
+    return bytes / n + (k < bytes % n ? 1 : 0);
+}
+} // namespace
+
+TypeId
+TcpRingTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TcpRingTransport")
+            .SetParent<RingTransport>()
+            .SetGroupName("Flumen")
+            .AddConstructor<TcpRingTransport>()
+            .AddAttribute("ListenPort",
+                          "TCP port on which every rank accepts its predecessor's connections.",
+                          UintegerValue(45000),
+                          MakeUintegerAccessor(&TcpRingTransport::m_listenPort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("LocalPortBase",
+                          "First local port of the outgoing connections; connection k binds "
+                          "LocalPortBase+k so the receiver knows each stripe's index.",
+                          UintegerValue(40000),
+                          MakeUintegerAccessor(&TcpRingTransport::m_localPortBase),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("SocketsPerPeer",
+                          "TCP connections to the next rank (NCCL_NSOCKS_PERTHREAD x threads).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TcpRingTransport::m_sockets),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("HostCeiling",
+                          "Host-side throughput ceiling of the socket path (0 = none).",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&TcpRingTransport::m_hostCeiling),
+                          MakeDataRateChecker())
+            .AddAttribute("MaxWriteBytes",
+                          "Largest single write into a socket (a copy of NCCL's staging buffer).",
+                          UintegerValue(1 << 20),
+                          MakeUintegerAccessor(&TcpRingTransport::m_maxWriteBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("MessageSent",
+                            "A message was queued to the next rank (bytes).",
+                            MakeTraceSourceAccessor(&TcpRingTransport::m_messageSentTrace),
+                            "ns3::RingTransport::BytesTracedCallback")
+            .AddTraceSource("MessageReceived",
+                            "A posted receive from the previous rank completed (bytes).",
+                            MakeTraceSourceAccessor(&TcpRingTransport::m_messageReceivedTrace),
+                            "ns3::RingTransport::BytesTracedCallback");
+    return tid;
+}
+
+TcpRingTransport::TcpRingTransport() = default;
+TcpRingTransport::~TcpRingTransport() = default;
+
+void
+TcpRingTransport::DoDispose()
+{
+    m_pumpEvent.Cancel();
+    for (auto& o : m_out)
+    {
+        if (o.socket)
+        {
+            o.socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+            o.socket->Close();
+        }
+    }
+    m_out.clear();
+    for (auto& s : m_accepted)
+    {
+        if (s)
+        {
+            s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+            s->Close();
+        }
+    }
+    m_accepted.clear();
+    if (m_listener)
+    {
+        m_listener->Close();
+        m_listener = nullptr;
+    }
+    m_node = nullptr;
+    RingTransport::DoDispose();
+}
+
+void
+TcpRingTransport::Start()
+{
+    NS_ABORT_MSG_IF(!m_node, "TcpRingTransport: no node set");
+    NS_ABORT_MSG_IF(m_started, "TcpRingTransport: started twice");
+    m_started = true;
+    m_rxPerStripe.assign(m_sockets, 0);
+    m_postedPerStripe.assign(m_sockets, 0);
+    m_accepted.assign(m_sockets, nullptr);
+
+    m_listener = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+    if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_listenPort)) != 0)
+    {
+        NS_FATAL_ERROR("TcpRingTransport: cannot listen on port " << m_listenPort);
+    }
+    m_listener->Listen();
+    m_listener->SetAcceptCallback(
+        MakeCallback(&TcpRingTransport::HandleConnectionRequest, this),
+        MakeCallback(&TcpRingTransport::HandleAccept, this));
+
+    m_out.resize(m_sockets);
+    Ipv4Address next = Ipv4Address::ConvertFrom(m_nextAddress);
+    for (uint32_t k = 0; k < m_sockets; ++k)
+    {
+        Ptr<Socket> s = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+        if (s->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_localPortBase + k)) != 0)
+        {
+            NS_FATAL_ERROR("TcpRingTransport: cannot bind local port " << m_localPortBase + k);
+        }
+        s->SetConnectCallback(MakeCallback(&TcpRingTransport::HandleConnected, this),
+                              MakeCallback(&TcpRingTransport::HandleConnectFailed, this));
+        s->SetSendCallback(MakeCallback(&TcpRingTransport::HandleSendSpace, this));
+        s->Connect(InetSocketAddress(next, m_listenPort));
+        m_out[k].socket = s;
+    }
+}
+
+void
+TcpRingTransport::Send(uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    for (uint32_t k = 0; k < m_sockets; ++k)
+    {
+        m_out[k].pending += StripeBytes(bytes, m_sockets, k);
+    }
+    m_messageSentTrace(bytes);
+    Pump();
+}
+
+void
+TcpRingTransport::PostReceive(uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    PostedReceive r;
+    r.bytes = bytes;
+    r.cumulativeTarget.resize(m_sockets);
+    for (uint32_t k = 0; k < m_sockets; ++k)
+    {
+        m_postedPerStripe[k] += StripeBytes(bytes, m_sockets, k);
+        r.cumulativeTarget[k] = m_postedPerStripe[k];
+    }
+    m_posted.push_back(std::move(r));
+    // Bytes may already be here; complete from a fresh event so the caller is not re-entered.
+    Simulator::ScheduleNow(&TcpRingTransport::CompleteReceives, this);
+}
+
+void
+TcpRingTransport::SchedulePump(Time at)
+{
+    if (m_pumpEvent.IsRunning())
+    {
+        return;
+    }
+    m_pumpEvent = Simulator::Schedule(at - Simulator::Now(), &TcpRingTransport::Pump, this);
+}
+
+void
+TcpRingTransport::Pump()
+{
+    const bool ceiling = m_hostCeiling.GetBitRate() > 0;
+    for (auto& o : m_out)
+    {
+        while (o.connected && o.pending > 0)
+        {
+            if (ceiling && m_ceilingFreeAt > Simulator::Now())
+            {
+                SchedulePump(m_ceilingFreeAt);
+                return;
+            }
+            uint32_t avail = o.socket->GetTxAvailable();
+            if (avail == 0)
+            {
+                break; // HandleSendSpace resumes
+            }
+            uint32_t n = static_cast<uint32_t>(
+                std::min<uint64_t>({o.pending, avail, m_maxWriteBytes}));
+            if (ceiling)
+            {
+                // Writes stay small so the ceiling paces smoothly rather than in big bursts.
+                n = std::min<uint32_t>(n, 64 * 1024);
+            }
+            int sent = o.socket->Send(Create<Packet>(n));
+            if (sent <= 0)
+            {
+                break;
+            }
+            o.pending -= sent;
+            m_bytesSent += sent;
+            if (ceiling)
+            {
+                m_ceilingFreeAt = std::max(m_ceilingFreeAt, Simulator::Now()) +
+                                  m_hostCeiling.CalculateBytesTxTime(sent);
+            }
+        }
+    }
+}
+
+void
+TcpRingTransport::HandleConnected(Ptr<Socket> socket)
+{
+    for (auto& o : m_out)
+    {
+        if (o.socket == socket)
+        {
+            o.connected = true;
+        }
+    }
+    Pump();
+}
+
+void
+TcpRingTransport::HandleConnectFailed(Ptr<Socket> socket)
+{
+    NS_FATAL_ERROR("TcpRingTransport: connection to the next rank failed at "
+                   << Simulator::Now().As(Time::US));
+}
+
+void
+TcpRingTransport::HandleSendSpace(Ptr<Socket> socket, uint32_t available)
+{
+    Pump();
+}
+
+bool
+TcpRingTransport::HandleConnectionRequest(Ptr<Socket> socket, const Address& from)
+{
+    return true;
+}
+
+void
+TcpRingTransport::HandleAccept(Ptr<Socket> socket, const Address& from)
+{
+    uint16_t port = InetSocketAddress::ConvertFrom(from).GetPort();
+    NS_ABORT_MSG_IF(port < m_localPortBase || port >= m_localPortBase + m_sockets,
+                    "TcpRingTransport: unexpected connection from port " << port);
+    uint32_t k = port - m_localPortBase;
+    NS_ABORT_MSG_IF(m_accepted[k], "TcpRingTransport: stripe " << k << " connected twice");
+    m_accepted[k] = socket;
+    socket->SetRecvCallback(MakeCallback(&TcpRingTransport::HandleRead, this));
+}
+
+void
+TcpRingTransport::HandleRead(Ptr<Socket> socket)
+{
+    uint32_t k = 0;
+    while (k < m_accepted.size() && m_accepted[k] != socket)
+    {
+        ++k;
+    }
+    NS_ASSERT(k < m_accepted.size());
+    Ptr<Packet> p;
+    while ((p = socket->Recv()) && p->GetSize() > 0)
+    {
+        m_rxPerStripe[k] += p->GetSize();
+        m_bytesReceived += p->GetSize();
+    }
+    CompleteReceives();
+}
+
+void
+TcpRingTransport::CompleteReceives()
+{
+    while (!m_posted.empty())
+    {
+        const PostedReceive& front = m_posted.front();
+        for (uint32_t k = 0; k < m_sockets; ++k)
+        {
+            if (m_rxPerStripe[k] < front.cumulativeTarget[k])
+            {
+                return;
+            }
+        }
+        uint64_t bytes = front.bytes;
+        m_posted.pop_front();
+        m_messageReceivedTrace(bytes);
+        NotifyReceiveComplete(bytes);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,99 @@
+/*
+ * NCCL's socket transport as a ring link: K TCP connections from this rank to the next,
+ * each message striped across them, and an optional host-side throughput ceiling (NCCL's
+ * socket path copies through the CPU; on the testbed it tops out near 10 Gbps).
+ */
+#ifndef FLUMEN_TCP_RING_TRANSPORT_H
+#define FLUMEN_TCP_RING_TRANSPORT_H
+
+#include "ring-transport.h"
+
+#include "ns3/address.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class TcpRingTransport : public RingTransport
+{
+  public:
+    static TypeId GetTypeId();
+    TcpRingTransport();
+    ~TcpRingTransport() override;
+
+    /** The node this rank runs on. */
+    void SetNode(Ptr<Node> node) { m_node = node; }
+    /** Where the next rank listens (its IPv4 address; the port is the ListenPort attribute). */
+    void SetNextAddress(const Address& ipv4) { m_nextAddress = ipv4; }
+
+    void Start() override;
+    void Send(uint64_t bytes) override;
+    void PostReceive(uint64_t bytes) override;
+    uint64_t GetBytesSent() const override { return m_bytesSent; }
+    uint64_t GetBytesReceived() const override { return m_bytesReceived; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Outgoing
+    {
+        Ptr<Socket> socket;
+        uint64_t pending = 0; //!< bytes queued for this socket, not yet written into TCP
+        bool connected = false;
+    };
+
+    struct PostedReceive
+    {
+        uint64_t bytes;
+        std::vector<uint64_t> cumulativeTarget; //!< per stripe, cumulative through this message
+    };
+
+    void Pump();
+    void SchedulePump(Time at);
+    void HandleConnected(Ptr<Socket> socket);
+    void HandleConnectFailed(Ptr<Socket> socket);
+    void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
+    bool HandleConnectionRequest(Ptr<Socket> socket, const Address& from);
+    void HandleAccept(Ptr<Socket> socket, const Address& from);
+    void HandleRead(Ptr<Socket> socket);
+    void CompleteReceives();
+
+    // Attributes
+    uint16_t m_listenPort;
+    uint16_t m_localPortBase;
+    uint32_t m_sockets;
+    DataRate m_hostCeiling; //!< 0 = no ceiling
+    uint32_t m_maxWriteBytes;
+
+    Ptr<Node> m_node;
+    Address m_nextAddress;
+    bool m_started = false;
+
+    std::vector<Outgoing> m_out;
+    Ptr<Socket> m_listener;
+    std::vector<Ptr<Socket>> m_accepted;
+    std::vector<uint64_t> m_rxPerStripe;
+    std::vector<uint64_t> m_postedPerStripe;
+    std::deque<PostedReceive> m_posted;
+
+    Time m_ceilingFreeAt; //!< when the ceiling lets the next byte go
+    EventId m_pumpEvent;
+    uint64_t m_bytesSent = 0;
+    uint64_t m_bytesReceived = 0;
+
+    TracedCallback<uint64_t> m_messageSentTrace;     //!< message queued (bytes)
+    TracedCallback<uint64_t> m_messageReceivedTrace; //!< posted receive completed (bytes)
+};
+
+} // namespace ns3
+
+#endif

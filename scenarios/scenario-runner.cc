@@ -1,0 +1,443 @@
+#include "scenario-runner.h"
+
+#include "summary-statistics.h"
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/iperf-helper.h"
+#include "ns3/queue-monitor.h"
+#include "ns3/star-topology-helper.h"
+#include "ns3/tcp-ring-transport.h"
+#include "ns3/training-job-helper.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace flumen
+{
+
+using nlohmann::json;
+using namespace ns3;
+
+namespace
+{
+
+using Clock = std::chrono::steady_clock;
+
+// Bytes of headers per full TCP segment on the wire: PPP 2 + IPv4 20 + TCP 20 + timestamps 12.
+constexpr double kTcpHeaderBytes = 54.0;
+
+std::string
+SchedulerType(const std::string& name)
+{
+    if (name == "map")
+        return "ns3::MapScheduler";
+    if (name == "heap")
+        return "ns3::HeapScheduler";
+    if (name == "calendar")
+        return "ns3::CalendarScheduler";
+    return "ns3::ListScheduler";
+}
+
+std::string
+CongestionControlType(const std::string& name)
+{
+    if (name == "newreno")
+        return "ns3::TcpNewReno";
+    if (name == "dctcp")
+        return "ns3::TcpDctcp";
+    return "ns3::TcpCubic";
+}
+
+EgressQueueConfig
+ToEgress(const QueueSettings& q)
+{
+    EgressQueueConfig e;
+    e.discipline = q.discipline;
+    e.bufferBytes = static_cast<uint32_t>(q.bufferBytes);
+    e.ecnKminBytes = static_cast<uint32_t>(q.ecnKminBytes);
+    e.ecnKmaxBytes = static_cast<uint32_t>(q.ecnKmaxBytes);
+    e.ecnPmax = q.ecnPmax;
+    return e;
+}
+
+json
+StatsJson(const SummaryStatistics& s)
+{
+    return json{{"mean", s.mean}, {"stdev", s.stdev}, {"p50", s.p50},
+                {"p99", s.p99},   {"min", s.min},     {"max", s.max}};
+}
+
+// State shared by the event callbacks of one run.
+struct RunState
+{
+    const Scenario* scenario = nullptr;
+    std::ostream* progress = nullptr;
+    Clock::time_point wallStart;
+    Clock::time_point lastProgress;
+    Ptr<IterationRecorder> recorder;
+    std::vector<Ptr<QueueMonitor>> monitors;
+    Ptr<PacketSink> crossSink;
+    std::vector<Ptr<RingTransport>> transports;
+    bool windowOpen = false;
+    Time windowStart;
+    uint64_t crossBytesAtWindow = 0;
+    uint64_t jobBytesAtWindow = 0;
+    uint32_t iterationsDone = 0;
+    uint32_t workers = 0;
+
+    uint64_t JobBytes() const
+    {
+        uint64_t b = 0;
+        for (const auto& t : transports)
+        {
+            b += t->GetBytesReceived();
+        }
+        return b;
+    }
+
+    void OpenWindow()
+    {
+        windowOpen = true;
+        windowStart = Simulator::Now();
+        for (auto& m : monitors)
+        {
+            m->Reset();
+        }
+        crossBytesAtWindow = crossSink ? crossSink->GetTotalRx() : 0;
+        jobBytesAtWindow = JobBytes();
+    }
+
+    void OnIterationStart(uint32_t rank, uint32_t iteration, Time at)
+    {
+        // The measurement window opens when the first worker begins its first measured
+        // iteration.
+        if (!windowOpen && iteration == scenario->warmupIterations)
+        {
+            OpenWindow();
+        }
+    }
+
+    void OnIteration(const IterationRecord& r) { ++iterationsDone; }
+
+    void Stop() { Simulator::Stop(); }
+
+    void Progress()
+    {
+        auto now = Clock::now();
+        double sinceLast = std::chrono::duration<double>(now - lastProgress).count();
+        if (progress && sinceLast >= scenario->progressIntervalS)
+        {
+            lastProgress = now;
+            double wall = std::chrono::duration<double>(now - wallStart).count();
+            double sim = Simulator::Now().GetSeconds();
+            std::string its =
+                workers ? fmt::format("iterations {}/{} per worker", iterationsDone / workers,
+                                      scenario->iterations)
+                        : std::string("cross traffic only");
+            *progress << fmt::format("[flumen] simulated {:.4f} s | {} | wall {:.1f} s "
+                                     "({:.0f}x real time)\n",
+                                     sim, its, wall, sim > 0 ? wall / sim : 0.0)
+                      << std::flush;
+        }
+        Simulator::Schedule(MilliSeconds(1), &RunState::Progress, this);
+    }
+};
+
+} // namespace
+
+RunOutput
+RunScenario(const Scenario& s, const RunOptions& options)
+{
+    auto wallStart = Clock::now();
+
+    // Each run starts from ns-3's defaults, so runs in one process do not leak settings.
+    Config::Reset();
+    RngSeedManager::SetSeed(static_cast<uint32_t>(s.seed));
+    RngSeedManager::SetRun(1);
+    ObjectFactory scheduler;
+    scheduler.SetTypeId(SchedulerType(s.scheduler));
+    Simulator::SetScheduler(scheduler);
+
+    const uint32_t mss = s.mtuBytes - 52; // IPv4 20 + TCP 20 + timestamp option 12
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(s.tcpSndBufBytes));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(s.tcpRcvBufBytes));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(s.tcpDelayedAckCount));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(
+                                                          std::llround(s.tcpMinRtoMs * 1000))));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
+    bool ecn = s.tcpEcn || s.tcpCongestionControl == "dctcp";
+    Config::SetDefault("ns3::TcpSocketBase::UseEcn",
+                       EnumValue(ecn ? TcpSocketState::On : TcpSocketState::Off));
+
+    StarTopologyConfig topo;
+    topo.configuration = s.configuration;
+    topo.linkRate = DataRate(static_cast<uint64_t>(std::llround(s.linkRateGbps * 1e9)));
+    topo.linkDelay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
+    topo.mtu = static_cast<uint16_t>(s.mtuBytes);
+    topo.hostQueue = ToEgress(s.hostQueue);
+    topo.switchQueue = ToEgress(s.switchQueue);
+    StarTopology t = StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
+
+    RunState state;
+    state.scenario = &s;
+    state.progress = s.progressIntervalS > 0 ? options.progress : nullptr;
+    state.wallStart = wallStart;
+    state.lastProgress = wallStart;
+
+    TrainingJob job;
+    if (s.jobEnabled)
+    {
+        NodeContainer nodes;
+        std::vector<Ipv4Address> addresses;
+        for (uint32_t h : t.jobHosts)
+        {
+            nodes.Add(t.hosts.Get(h));
+            addresses.push_back(t.hostAddresses[h]);
+        }
+        ModelProfile profile;
+        profile.name = s.model.name;
+        profile.parameters = s.model.parameters;
+        profile.computeSeconds = s.model.computeSeconds;
+        profile.computeJitterCv = s.model.computeJitterCv;
+        TrainingJobHelper helper;
+        helper.SetModel(profile);
+        helper.SetIterations(s.iterations);
+        helper.SetTransport("ns3::TcpRingTransport");
+        helper.SetTransportAttribute("SocketsPerPeer", UintegerValue(s.socketsPerPeer));
+        helper.SetTransportAttribute(
+            "HostCeiling",
+            DataRateValue(DataRate(static_cast<uint64_t>(std::llround(s.hostCeilingGbps * 1e9)))));
+        job = helper.Install(nodes, addresses);
+        TrainingJobHelper::AssignStreams(job, 100);
+        state.recorder = job.recorder;
+        state.transports = job.transports;
+        state.workers = nodes.GetN();
+        for (uint32_t i = 0; i < job.workers.GetN(); ++i)
+        {
+            job.workers.Get(i)->TraceConnectWithoutContext(
+                "IterationStart", MakeCallback(&RunState::OnIterationStart, &state));
+        }
+        job.recorder->SetIterationCallback(MakeCallback(&RunState::OnIteration, &state));
+        job.recorder->SetAllFinishedCallback(MakeCallback(&RunState::Stop, &state));
+    }
+
+    Time crossStop = Seconds(s.maxTimeS);
+    if (s.crossType == "iperf")
+    {
+        IperfHelper iperf(DataRate(static_cast<uint64_t>(std::llround(s.crossLoadGbps * 1e9))),
+                          s.crossStreams);
+        IperfFlows flows = iperf.Install(t.hosts.Get(t.crossSource),
+                                         t.hosts.Get(t.crossDestination),
+                                         t.hostAddresses[t.crossDestination],
+                                         Seconds(s.crossStartS), crossStop);
+        state.crossSink = flows.sink;
+    }
+
+    // Every egress port is watched; the configuration's bottleneck is reported first.
+    Ptr<QueueMonitor> bottleneck = CreateObject<QueueMonitor>();
+    bottleneck->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice(), topo.linkRate);
+    state.monitors.push_back(bottleneck);
+    std::vector<std::pair<std::string, Ptr<QueueMonitor>>> ports;
+    for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
+    {
+        for (int side = 0; side < 2; ++side)
+        {
+            Ptr<QueueDisc> disc = side == 0 ? t.hostQueueDiscs[i] : t.torQueueDiscs[i];
+            Ptr<NetDevice> dev = side == 0 ? t.hostDevices.Get(i) : t.torDevices.Get(i);
+            Ptr<QueueMonitor> m = CreateObject<QueueMonitor>();
+            m->Attach(disc, dev, topo.linkRate);
+            state.monitors.push_back(m);
+            ports.emplace_back(side == 0 ? fmt::format("S{} NIC egress", i)
+                                         : fmt::format("ToR port towards S{}", i),
+                               m);
+        }
+    }
+    if (!s.jobEnabled || s.warmupIterations == 0)
+    {
+        Simulator::Schedule(s.jobEnabled ? Seconds(0) : Seconds(s.crossStartS),
+                            &RunState::OpenWindow, &state);
+    }
+    if (state.progress)
+    {
+        Simulator::Schedule(MilliSeconds(1), &RunState::Progress, &state);
+    }
+
+    Simulator::Stop(s.jobEnabled ? Seconds(s.maxTimeS) : Seconds(s.durationS));
+    Simulator::Run();
+
+    const double simEnd = Simulator::Now().GetSeconds();
+    if (s.jobEnabled && state.iterationsDone < state.workers * s.iterations)
+    {
+        uint32_t done = state.iterationsDone / std::max(1u, state.workers);
+        Simulator::Destroy();
+        throw RunError(fmt::format(
+            "{}: the job finished {} of {} iterations before simulation.max_time_s = {} s; "
+            "raise simulation.max_time_s or lower job.iterations",
+            s.source, done, s.iterations, s.maxTimeS));
+    }
+    if (!state.windowOpen)
+    {
+        state.OpenWindow(); // unreachable with a finished job; keeps the arithmetic safe
+    }
+    const double window = simEnd - state.windowStart.GetSeconds();
+
+    RunOutput out;
+    std::vector<double> durations;
+    if (s.jobEnabled)
+    {
+        for (const auto& r : state.recorder->GetRecords())
+        {
+            IterationRow row;
+            row.iteration = r.iteration;
+            row.worker = r.rank;
+            row.startS = r.start.GetSeconds();
+            row.computeEndS = r.computeEnd.GetSeconds();
+            row.endS = r.end.GetSeconds();
+            row.warmup = r.iteration < s.warmupIterations;
+            out.rows.push_back(row);
+            if (!row.warmup)
+            {
+                durations.push_back(row.DurationS());
+            }
+        }
+        std::sort(out.rows.begin(), out.rows.end(), [](const auto& a, const auto& b) {
+            return std::tie(a.iteration, a.worker) < std::tie(b.iteration, b.worker);
+        });
+    }
+    SummaryStatistics stats = Summarize(durations);
+
+    double crossAchieved = 0;
+    if (state.crossSink && window > 0)
+    {
+        crossAchieved = (state.crossSink->GetTotalRx() - state.crossBytesAtWindow) * 8.0 /
+                        window / 1e9;
+    }
+    double dlGoodput = 0;
+    if (state.workers > 0 && window > 0)
+    {
+        dlGoodput = (state.JobBytes() - state.jobBytesAtWindow) * 8.0 / window / 1e9 /
+                    state.workers;
+    }
+    const double wall = std::chrono::duration<double>(Clock::now() - wallStart).count();
+
+    json portsJson = json::array();
+    for (const auto& [name, m] : ports)
+    {
+        portsJson.push_back({{"port", name},
+                             {"utilization", m->GetUtilization()},
+                             {"max_queue_bytes", m->GetMaxQueueBytes()},
+                             {"mean_queue_bytes", m->GetMeanQueueBytes()},
+                             {"drops", m->GetDrops()},
+                             {"ecn_marks", m->GetEcnMarks()}});
+    }
+
+    json summary;
+    summary["name"] = s.name;
+    summary["iterations"] = s.jobEnabled ? s.iterations - s.warmupIterations : 0;
+    summary["warmup_iterations"] = s.jobEnabled ? s.warmupIterations : 0;
+    summary["workers"] = state.workers;
+    summary["iteration_time_s"] = StatsJson(stats);
+    if (s.jobEnabled)
+    {
+        // No-contention estimate: compute plus the ring's bytes (with TCP/IP headers) at
+        // line rate. A yardstick for the slowdown, not a model.
+        double ringBytes = RingAllReduce::BytesSentByRank(
+                               s.model.parameters * 4, state.workers, 0) *
+                           (1.0 + kTcpHeaderBytes / mss);
+        double idle = s.model.computeSeconds + ringBytes * 8.0 / (s.linkRateGbps * 1e9);
+        summary["model"] = {{"name", s.model.name},
+                            {"parameters", s.model.parameters},
+                            {"compute_s", s.model.computeSeconds},
+                            {"compute_jitter_cv", s.model.computeJitterCv},
+                            {"ring_bytes_per_worker", RingAllReduce::BytesSentByRank(
+                                                          s.model.parameters * 4,
+                                                          state.workers, 0)},
+                            {"idle_estimate_s", idle}};
+    }
+    summary["cross_traffic"] = {{"type", s.crossType},
+                                {"offered_gbps", s.crossType == "none" ? 0.0 : s.crossLoadGbps},
+                                {"achieved_gbps", crossAchieved}};
+    summary["dl_goodput_gbps"] = dlGoodput;
+    summary["bottleneck"] = {{"port", t.GetBottleneckName()},
+                             {"utilization", bottleneck->GetUtilization()},
+                             {"drops", bottleneck->GetDrops()},
+                             {"ecn_marks", bottleneck->GetEcnMarks()},
+                             {"mean_queue_bytes", bottleneck->GetMeanQueueBytes()},
+                             {"max_queue_bytes", bottleneck->GetMaxQueueBytes()}};
+    summary["ports"] = portsJson;
+    summary["measurement_window_s"] = {state.windowStart.GetSeconds(), simEnd};
+    summary["simulated_time_s"] = simEnd;
+    summary["wall_time_s"] = wall;
+    summary["wall_per_simulated_s"] = simEnd > 0 ? wall / simEnd : 0.0;
+    summary["events"] = Simulator::GetEventCount();
+    summary["scenario"] = s.resolved;
+    out.summary = summary;
+
+    Simulator::Destroy();
+    return out;
+}
+
+std::string
+FormatHumanSummary(const json& sm)
+{
+    const json& sc = sm["scenario"];
+    std::string out;
+    bool job = sc["job"]["enabled"].get<bool>();
+    std::string cross = sm["cross_traffic"]["type"].get<std::string>() == "none"
+                            ? "no cross traffic"
+                            : fmt::format("{} {:.1f} Gbps",
+                                          sm["cross_traffic"]["type"].get<std::string>(),
+                                          sm["cross_traffic"]["offered_gbps"].get<double>());
+    out += fmt::format("{}: configuration {}, {}{}\n", sm["name"].get<std::string>(),
+                       sc["topology"]["configuration"].get<std::string>(),
+                       job ? fmt::format("{} over {}, {} workers, ",
+                                         sm["model"]["name"].get<std::string>(),
+                                         sc["job"]["transport"].get<std::string>(),
+                                         sm["workers"].get<int>())
+                           : std::string("no training job, "),
+                       cross);
+    if (job)
+    {
+        const json& it = sm["iteration_time_s"];
+        double idle = sm["model"]["idle_estimate_s"].get<double>();
+        out += fmt::format("  iterations       {} measured per worker ({} warm-up left out)\n",
+                           sm["iterations"].get<int>(), sm["warmup_iterations"].get<int>());
+        out += fmt::format("  iteration time   mean {:.4f} s  p50 {:.4f}  p99 {:.4f}  "
+                           "(min {:.4f}, max {:.4f}, stdev {:.4f})\n",
+                           it["mean"].get<double>(), it["p50"].get<double>(),
+                           it["p99"].get<double>(), it["min"].get<double>(),
+                           it["max"].get<double>(), it["stdev"].get<double>());
+        out += fmt::format("  vs no contention {:.4f} s (compute + ring at line rate): "
+                           "{:.2f}x\n",
+                           idle, it["mean"].get<double>() / idle);
+        out += fmt::format("  DL goodput       {:.2f} Gbps per worker\n",
+                           sm["dl_goodput_gbps"].get<double>());
+    }
+    if (sm["cross_traffic"]["type"].get<std::string>() != "none")
+    {
+        out += fmt::format("  cross traffic    offered {:.2f} Gbps, achieved {:.2f} Gbps\n",
+                           sm["cross_traffic"]["offered_gbps"].get<double>(),
+                           sm["cross_traffic"]["achieved_gbps"].get<double>());
+    }
+    const json& b = sm["bottleneck"];
+    out += fmt::format("  bottleneck       {}: utilization {:.1f}%, drops {}, ECN marks {}, "
+                       "queue mean {:.0f} KB max {:.0f} KB\n",
+                       b["port"].get<std::string>(), 100 * b["utilization"].get<double>(),
+                       b["drops"].get<uint64_t>(), b["ecn_marks"].get<uint64_t>(),
+                       b["mean_queue_bytes"].get<double>() / 1e3,
+                       b["max_queue_bytes"].get<double>() / 1e3);
+    out += fmt::format("  speed            {:.3f} s simulated in {:.1f} s wall ({:.0f}x slower "
+                       "than real time, {:.2f} M events)\n",
+                       sm["simulated_time_s"].get<double>(), sm["wall_time_s"].get<double>(),
+                       sm["wall_per_simulated_s"].get<double>(),
+                       sm["events"].get<uint64_t>() / 1e6);
+    return out;
+}
+
+} // namespace flumen

@@ -1,0 +1,43 @@
+// Builds a simulation from a resolved Scenario (topology, job, cross traffic, monitors),
+// runs it, and returns the per-iteration rows and the summary.
+#ifndef FLUMEN_SCENARIO_RUNNER_H
+#define FLUMEN_SCENARIO_RUNNER_H
+
+#include "run-outputs.h"
+#include "scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <stdexcept>
+#include <vector>
+
+namespace flumen
+{
+
+/** The simulation ran but could not produce a result (e.g. the time limit was hit). */
+class RunError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct RunOptions
+{
+    std::ostream* progress = nullptr; //!< progress lines go here (nullptr: none)
+};
+
+struct RunOutput
+{
+    std::vector<IterationRow> rows; //!< sorted by iteration, then worker
+    nlohmann::json summary;
+};
+
+RunOutput RunScenario(const Scenario& scenario, const RunOptions& options = {});
+
+/** A few lines for people: iteration times, cross traffic, bottleneck, speed. */
+std::string FormatHumanSummary(const nlohmann::json& summary);
+
+} // namespace flumen
+
+#endif

@@ -1,0 +1,699 @@
+#include "scenario.h"
+
+#include "ns3/model-profile.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace flumen
+{
+
+using nlohmann::json;
+
+namespace
+{
+
+KeySpec
+Key(std::string path, KeyType type, json def, std::string help, double min = -1e300,
+    double max = 1e300)
+{
+    KeySpec k;
+    k.path = std::move(path);
+    k.type = type;
+    k.defaultValue = std::move(def);
+    k.help = std::move(help);
+    k.min = min;
+    k.max = max;
+    return k;
+}
+
+KeySpec
+Choice(std::string path, std::string def, std::vector<std::string> choices, std::string help)
+{
+    KeySpec k = Key(std::move(path), KeyType::String, def, std::move(help));
+    k.choices = std::move(choices);
+    return k;
+}
+
+void
+AddQueueKeys(std::vector<KeySpec>& keys, const std::string& prefix, const std::string& where,
+             uint64_t buffer)
+{
+    keys.push_back(Choice(prefix + ".discipline", "fifo", {"fifo", "red"},
+                          where + " queue: fifo (tail drop) or red (ECN ramp Kmin..Kmax, "
+                                  "marks ECN-capable packets, early-drops others)"));
+    keys.push_back(Key(prefix + ".buffer_bytes", KeyType::Integer, buffer,
+                       where + " buffer in bytes (tail drop above it)", 3000, 1e10));
+    keys.push_back(Key(prefix + ".ecn_kmin_bytes", KeyType::Integer, 100000,
+                       "red: queue length where marking starts", 0, 1e10));
+    keys.push_back(Key(prefix + ".ecn_kmax_bytes", KeyType::Integer, 400000,
+                       "red: queue length where marking reaches ecn_pmax (all marked above)",
+                       1, 1e10));
+    keys.push_back(Key(prefix + ".ecn_pmax", KeyType::Number, 0.2,
+                       "red: marking probability at ecn_kmax_bytes", 1e-6, 1.0));
+}
+
+std::vector<KeySpec>
+MakeKeys()
+{
+    std::vector<KeySpec> k;
+    k.push_back(Key("name", KeyType::String, "scenario", "label used in outputs"));
+    k.push_back(Key("seed", KeyType::Integer, 1,
+                    "random seed (same scenario and seed give the same result, bit for bit)", 1,
+                    4294967295.0));
+    k.push_back(Choice("topology.configuration", "B", {"A", "B"},
+                       "A: job on S0..S3, cross traffic leaves S0 (S0's NIC is the "
+                       "bottleneck); B: job on S0,S1,S3, S2 sends to S0 (the ToR port "
+                       "towards S0 is the bottleneck)"));
+    k.push_back(Key("topology.link_rate_gbps", KeyType::Number, 25.0, "rate of every link", 0.001,
+                    1000));
+    k.push_back(Key("topology.link_delay_us", KeyType::Number, 1.0,
+                    "propagation delay of every link", 0, 1e6));
+    k.push_back(Key("topology.mtu_bytes", KeyType::Integer, 1500, "IP MTU of every link", 576,
+                    9216));
+    AddQueueKeys(k, "topology.host_queue", "every host NIC's egress", 1500000);
+    AddQueueKeys(k, "topology.switch_queue", "every ToR port's egress", 4000000);
+    k.push_back(Key("job.enabled", KeyType::Boolean, true,
+                    "run the training job (false: cross traffic alone for "
+                    "simulation.duration_s)"));
+    k.push_back(Key("job.model", KeyType::String, "resnet50",
+                    "resnet50, densenet161, vgg16, bert-large, or a name defined under "
+                    "models"));
+    k.push_back(Choice("job.transport", "tcp", {"tcp"},
+                       "transport of the ring all-reduce (tcp = NCCL's socket transport)"));
+    k.push_back(Key("job.iterations", KeyType::Integer, 10,
+                    "training iterations to run, warm-up included", 1, 1e7));
+    k.push_back(Key("job.warmup_iterations", KeyType::Integer, 2,
+                    "first iterations left out of the statistics (must be below "
+                    "job.iterations)",
+                    0, 1e7));
+    k.push_back(Key("job.tcp.sockets_per_peer", KeyType::Integer, 2,
+                    "TCP connections from each worker to the next (NCCL sockets)", 1, 64));
+    k.push_back(Key("job.tcp.host_ceiling_gbps", KeyType::Number, 0.0,
+                    "host-side throughput ceiling of NCCL's socket path per worker "
+                    "(0 = none)",
+                    0, 1000));
+    k.push_back(Choice("cross_traffic.type", "none", {"none", "iperf"},
+                       "cross traffic: none, or iperf (long-lived TCP streams paced to "
+                       "load/streams each)"));
+    k.push_back(Key("cross_traffic.load_gbps", KeyType::Number, 0.0,
+                    "offered cross-traffic load (at most the link rate)", 0, 1000));
+    k.push_back(Key("cross_traffic.streams", KeyType::Integer, 4,
+                    "iperf parallel streams (-P)", 1, 64));
+    k.push_back(Key("cross_traffic.start_s", KeyType::Number, 0.0,
+                    "when the cross traffic starts (the job starts at 0)", 0, 1e6));
+    k.push_back(Choice("tcp.congestion_control", "cubic", {"cubic", "newreno", "dctcp"},
+                       "TCP congestion control of every host"));
+    k.push_back(Key("tcp.snd_buf_bytes", KeyType::Integer, 1048576,
+                    "TCP send buffer per socket", 4096, 1e9));
+    k.push_back(Key("tcp.rcv_buf_bytes", KeyType::Integer, 1048576,
+                    "TCP receive buffer per socket (bounds the window; ns-3 has no "
+                    "autotuning)",
+                    4096, 1e9));
+    k.push_back(Key("tcp.min_rto_ms", KeyType::Number, 200.0,
+                    "minimum retransmission timeout (Linux: 200 ms)", 0.001, 1e6));
+    k.push_back(Key("tcp.delayed_ack_count", KeyType::Integer, 2,
+                    "segments per delayed ACK", 1, 64));
+    k.push_back(Key("tcp.ecn", KeyType::Boolean, false,
+                    "TCP negotiates ECN (Linux default: only when asked, so off)"));
+    k.push_back(Key("simulation.max_time_s", KeyType::Number, 600.0,
+                    "simulated-time limit; a job not finished by then is an error", 1e-6,
+                    1e7));
+    k.push_back(Key("simulation.duration_s", KeyType::Number, 0.0,
+                    "simulated time to run when job.enabled is false (0 = until the job "
+                    "finishes)",
+                    0, 1e7));
+    k.push_back(Choice("simulation.scheduler", "map", {"map", "heap", "calendar", "list"},
+                       "ns-3 event scheduler (map was fastest here; calendar was 16x "
+                       "slower with TCP's many cancelled timers)"));
+    k.push_back(Key("simulation.progress_interval_s", KeyType::Number, 2.0,
+                    "wall seconds between progress lines on stderr (0 = none)", 0, 1e6));
+    return k;
+}
+
+std::vector<KeySpec>
+MakeModelKeys()
+{
+    return {
+        Key("parameters", KeyType::Integer, json(), "trainable parameters (fp32 gradients)", 1,
+            1e13),
+        Key("compute_s", KeyType::Number, json(),
+            "compute time of one iteration, communication excluded", 0, 1e5),
+        Key("compute_jitter_cv", KeyType::Number, 0.0,
+            "coefficient of variation of the compute time", 0, 0.3),
+    };
+}
+
+const char*
+TypeName(KeyType t)
+{
+    switch (t)
+    {
+    case KeyType::Integer:
+        return "an integer";
+    case KeyType::Number:
+        return "a number";
+    case KeyType::String:
+        return "a string";
+    case KeyType::Boolean:
+        return "true or false";
+    }
+    return "?";
+}
+
+std::string
+Short(const json& v)
+{
+    std::string s = v.dump();
+    return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+std::string
+Bound(double v)
+{
+    return fmt::format("{:g}", v);
+}
+
+[[noreturn]] void
+Fail(const std::string& source, const std::string& key, const std::string& what)
+{
+    throw ScenarioError(fmt::format("{}: key '{}': {}", source, key, what));
+}
+
+void
+CheckValue(const std::string& source, const std::string& key, const KeySpec& spec,
+           const json& v)
+{
+    bool ok = false;
+    switch (spec.type)
+    {
+    case KeyType::Integer:
+        ok = v.is_number_integer();
+        break;
+    case KeyType::Number:
+        ok = v.is_number();
+        break;
+    case KeyType::String:
+        ok = v.is_string();
+        break;
+    case KeyType::Boolean:
+        ok = v.is_boolean();
+        break;
+    }
+    if (!ok)
+    {
+        Fail(source, key, fmt::format("expected {}, got {}", TypeName(spec.type), Short(v)));
+    }
+    if (v.is_number())
+    {
+        double x = v.get<double>();
+        if (!std::isfinite(x) || x < spec.min || x > spec.max)
+        {
+            Fail(source, key,
+                 fmt::format("expected {} between {} and {}, got {}", TypeName(spec.type),
+                             Bound(spec.min), Bound(spec.max), Short(v)));
+        }
+    }
+    if (v.is_string() && !spec.choices.empty())
+    {
+        std::string s = v.get<std::string>();
+        bool found = false;
+        for (const auto& c : spec.choices)
+        {
+            found = found || c == s;
+        }
+        if (!found)
+        {
+            std::string list;
+            for (const auto& c : spec.choices)
+            {
+                list += (list.empty() ? "" : ", ") + c;
+            }
+            Fail(source, key, fmt::format("expected one of {}, got {}", list, Short(v)));
+        }
+    }
+}
+
+const KeySpec*
+FindKey(const std::vector<KeySpec>& keys, const std::string& path)
+{
+    for (const auto& k : keys)
+    {
+        if (k.path == path)
+        {
+            return &k;
+        }
+    }
+    return nullptr;
+}
+
+// Is `prefix` an object level of some key (e.g. "topology" or "job.tcp")?
+bool
+IsSection(const std::vector<KeySpec>& keys, const std::string& prefix)
+{
+    for (const auto& k : keys)
+    {
+        if (k.path.rfind(prefix + ".", 0) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+KnownUnder(const std::vector<KeySpec>& keys, const std::string& prefix)
+{
+    std::set<std::string> names;
+    for (const auto& k : keys)
+    {
+        if (prefix.empty() || k.path.rfind(prefix + ".", 0) == 0)
+        {
+            std::string rest = prefix.empty() ? k.path : k.path.substr(prefix.size() + 1);
+            names.insert(rest.substr(0, rest.find('.')));
+        }
+    }
+    if (prefix.empty())
+    {
+        names.insert("models");
+    }
+    std::string out;
+    for (const auto& n : names)
+    {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out;
+}
+
+void
+SetPath(json& root, const std::string& path, const json& value)
+{
+    json* node = &root;
+    std::stringstream ss(path);
+    std::string part;
+    std::vector<std::string> parts;
+    while (std::getline(ss, part, '.'))
+    {
+        parts.push_back(part);
+    }
+    for (size_t i = 0; i + 1 < parts.size(); ++i)
+    {
+        if (!node->contains(parts[i]) || !(*node)[parts[i]].is_object())
+        {
+            (*node)[parts[i]] = json::object();
+        }
+        node = &(*node)[parts[i]];
+    }
+    (*node)[parts.back()] = value;
+}
+
+// Walks the user's object; every leaf must be a known key of the right type and range.
+void
+CheckTree(const std::string& source, const json& node, const std::string& prefix,
+          const std::vector<KeySpec>& keys)
+{
+    for (auto it = node.begin(); it != node.end(); ++it)
+    {
+        std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+        if (prefix.empty() && it.key() == "models")
+        {
+            continue; // checked apart: the names below it are the user's
+        }
+        if (const KeySpec* spec = FindKey(keys, path))
+        {
+            CheckValue(source, path, *spec, it.value());
+        }
+        else if (IsSection(keys, path))
+        {
+            if (!it.value().is_object())
+            {
+                Fail(source, path,
+                     fmt::format("expected an object with keys {}, got {}",
+                                 KnownUnder(keys, path), Short(it.value())));
+            }
+            CheckTree(source, it.value(), path, keys);
+        }
+        else
+        {
+            Fail(source, path,
+                 fmt::format("unknown key (known keys{}: {})",
+                             prefix.empty() ? "" : " under '" + prefix + "'",
+                             KnownUnder(keys, prefix)));
+        }
+    }
+}
+
+json
+Get(const json& root, const std::string& path)
+{
+    const json* node = &root;
+    std::stringstream ss(path);
+    std::string part;
+    while (std::getline(ss, part, '.'))
+    {
+        node = &node->at(part);
+    }
+    return *node;
+}
+
+QueueSettings
+ReadQueue(const json& r, const std::string& prefix)
+{
+    QueueSettings q;
+    q.discipline = Get(r, prefix + ".discipline").get<std::string>();
+    q.bufferBytes = Get(r, prefix + ".buffer_bytes").get<uint64_t>();
+    q.ecnKminBytes = Get(r, prefix + ".ecn_kmin_bytes").get<uint64_t>();
+    q.ecnKmaxBytes = Get(r, prefix + ".ecn_kmax_bytes").get<uint64_t>();
+    q.ecnPmax = Get(r, prefix + ".ecn_pmax").get<double>();
+    return q;
+}
+
+void
+CheckQueue(const std::string& source, const QueueSettings& q, const std::string& prefix)
+{
+    if (q.discipline == "red" && q.ecnKminBytes >= q.ecnKmaxBytes)
+    {
+        Fail(source, prefix + ".ecn_kmin_bytes",
+             fmt::format("expected below ecn_kmax_bytes ({}), got {}", q.ecnKmaxBytes,
+                         q.ecnKminBytes));
+    }
+}
+
+} // namespace
+
+const std::vector<KeySpec>&
+ScenarioKeys()
+{
+    static const std::vector<KeySpec> keys = MakeKeys();
+    return keys;
+}
+
+const std::vector<KeySpec>&
+ModelKeys()
+{
+    static const std::vector<KeySpec> keys = MakeModelKeys();
+    return keys;
+}
+
+json
+LoadScenarioFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw ScenarioError(fmt::format("{}: cannot open the scenario file", path));
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    json j;
+    try
+    {
+        j = json::parse(text);
+    }
+    catch (const json::parse_error& e)
+    {
+        // Turn the byte offset into a line and column.
+        size_t line = 1;
+        size_t col = 1;
+        for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i)
+        {
+            if (text[i] == '\n')
+            {
+                ++line;
+                col = 1;
+            }
+            else
+            {
+                ++col;
+            }
+        }
+        std::string what = e.what();
+        auto pos = what.find("syntax error");
+        throw ScenarioError(fmt::format("{}:{}:{}: invalid JSON: {}", path, line, col,
+                                        pos == std::string::npos ? what : what.substr(pos)));
+    }
+    if (!j.is_object())
+    {
+        throw ScenarioError(fmt::format("{}: expected a JSON object at the top level", path));
+    }
+    return j;
+}
+
+void
+ApplyOverride(json& scenario, const std::string& assignment)
+{
+    auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+    {
+        throw ScenarioError(
+            fmt::format("--set '{}': expected key=value, e.g. cross_traffic.load_gbps=10",
+                        assignment));
+    }
+    std::string key = assignment.substr(0, eq);
+    std::string text = assignment.substr(eq + 1);
+    bool isModelKey = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
+    if (!FindKey(ScenarioKeys(), key) && !isModelKey)
+    {
+        throw ScenarioError(fmt::format("--set: key '{}': unknown key (see ./flumen keys)", key));
+    }
+    json value;
+    try
+    {
+        value = json::parse(text);
+    }
+    catch (const json::parse_error&)
+    {
+        value = text; // a bare word is a string: --set job.model=vgg16
+    }
+    SetPath(scenario, key, value);
+}
+
+Scenario
+ResolveScenario(const json& user, const std::string& source)
+{
+    const auto& keys = ScenarioKeys();
+    if (!user.is_object())
+    {
+        throw ScenarioError(fmt::format("{}: expected a JSON object at the top level", source));
+    }
+    CheckTree(source, user, "", keys);
+
+    // User-defined models.
+    std::map<std::string, ModelSettings> userModels;
+    json models = user.contains("models") ? user.at("models") : json::object();
+    if (!models.is_object())
+    {
+        Fail(source, "models",
+             fmt::format("expected an object of model name -> {{parameters, compute_s, "
+                         "compute_jitter_cv}}, got {}",
+                         Short(models)));
+    }
+    json resolvedModels = json::object();
+    for (auto it = models.begin(); it != models.end(); ++it)
+    {
+        std::string base = "models." + it.key();
+        if (!it.value().is_object())
+        {
+            Fail(source, base,
+                 fmt::format("expected an object with parameters, compute_s, "
+                             "compute_jitter_cv, got {}",
+                             Short(it.value())));
+        }
+        json m;
+        for (const auto& spec : ModelKeys())
+        {
+            if (!it.value().contains(spec.path))
+            {
+                if (spec.defaultValue.is_null())
+                {
+                    Fail(source, base + "." + spec.path,
+                         fmt::format("missing: expected {} ({})", TypeName(spec.type),
+                                     spec.help));
+                }
+                m[spec.path] = spec.defaultValue;
+            }
+            else
+            {
+                CheckValue(source, base + "." + spec.path, spec, it.value().at(spec.path));
+                m[spec.path] = it.value().at(spec.path);
+            }
+        }
+        for (auto f = it.value().begin(); f != it.value().end(); ++f)
+        {
+            if (!FindKey(ModelKeys(), f.key()))
+            {
+                Fail(source, base + "." + f.key(),
+                     "unknown key (known: parameters, compute_s, compute_jitter_cv)");
+            }
+        }
+        ModelSettings ms;
+        ms.name = it.key();
+        ms.parameters = m["parameters"].get<uint64_t>();
+        ms.computeSeconds = m["compute_s"].get<double>();
+        ms.computeJitterCv = m["compute_jitter_cv"].get<double>();
+        userModels[it.key()] = ms;
+        resolvedModels[it.key()] = m;
+    }
+
+    // Defaults, then the user's values on top.
+    json r = json::object();
+    for (const auto& spec : keys)
+    {
+        SetPath(r, spec.path, spec.defaultValue);
+    }
+    for (const auto& spec : keys)
+    {
+        json::json_pointer ptr("/" + [&] {
+            std::string p = spec.path;
+            std::replace(p.begin(), p.end(), '.', '/');
+            return p;
+        }());
+        if (user.contains(ptr))
+        {
+            SetPath(r, spec.path, user.at(ptr));
+        }
+    }
+    r["models"] = resolvedModels;
+
+    Scenario s;
+    s.source = source;
+    s.name = r["name"].get<std::string>();
+    s.seed = r["seed"].get<uint64_t>();
+    s.configuration = Get(r, "topology.configuration").get<std::string>()[0];
+    s.linkRateGbps = Get(r, "topology.link_rate_gbps").get<double>();
+    s.linkDelayUs = Get(r, "topology.link_delay_us").get<double>();
+    s.mtuBytes = Get(r, "topology.mtu_bytes").get<uint32_t>();
+    s.hostQueue = ReadQueue(r, "topology.host_queue");
+    s.switchQueue = ReadQueue(r, "topology.switch_queue");
+    CheckQueue(source, s.hostQueue, "topology.host_queue");
+    CheckQueue(source, s.switchQueue, "topology.switch_queue");
+
+    s.jobEnabled = Get(r, "job.enabled").get<bool>();
+    std::string modelName = Get(r, "job.model").get<std::string>();
+    if (auto it = userModels.find(modelName); it != userModels.end())
+    {
+        s.model = it->second;
+    }
+    else if (auto builtIn = ns3::ModelProfile::BuiltIn(modelName))
+    {
+        s.model.name = builtIn->name;
+        s.model.parameters = builtIn->parameters;
+        s.model.computeSeconds = builtIn->computeSeconds;
+        s.model.computeJitterCv = builtIn->computeJitterCv;
+    }
+    else
+    {
+        std::string known;
+        for (const auto& n : ns3::ModelProfile::BuiltInNames())
+        {
+            known += (known.empty() ? "" : ", ") + n;
+        }
+        for (const auto& [n, m] : userModels)
+        {
+            known += ", " + n;
+        }
+        Fail(source, "job.model",
+             fmt::format("unknown model '{}' (expected one of {}, or define it under models)",
+                         modelName, known));
+    }
+    s.transport = Get(r, "job.transport").get<std::string>();
+    s.iterations = Get(r, "job.iterations").get<uint32_t>();
+    s.warmupIterations = Get(r, "job.warmup_iterations").get<uint32_t>();
+    if (s.warmupIterations >= s.iterations)
+    {
+        Fail(source, "job.warmup_iterations",
+             fmt::format("expected fewer than job.iterations ({}) so that some iterations "
+                         "are measured, got {}",
+                         s.iterations, s.warmupIterations));
+    }
+    s.socketsPerPeer = Get(r, "job.tcp.sockets_per_peer").get<uint32_t>();
+    s.hostCeilingGbps = Get(r, "job.tcp.host_ceiling_gbps").get<double>();
+
+    s.crossType = Get(r, "cross_traffic.type").get<std::string>();
+    s.crossLoadGbps = Get(r, "cross_traffic.load_gbps").get<double>();
+    s.crossStreams = Get(r, "cross_traffic.streams").get<uint32_t>();
+    s.crossStartS = Get(r, "cross_traffic.start_s").get<double>();
+    if (s.crossLoadGbps > s.linkRateGbps)
+    {
+        Fail(source, "cross_traffic.load_gbps",
+             fmt::format("expected at most the link rate (topology.link_rate_gbps = {}), got {}",
+                         s.linkRateGbps, s.crossLoadGbps));
+    }
+    if (s.crossType != "none" && s.crossLoadGbps <= 0)
+    {
+        Fail(source, "cross_traffic.load_gbps",
+             fmt::format("expected a load above 0 for cross_traffic.type '{}', got {}",
+                         s.crossType, s.crossLoadGbps));
+    }
+
+    s.tcpCongestionControl = Get(r, "tcp.congestion_control").get<std::string>();
+    s.tcpSndBufBytes = Get(r, "tcp.snd_buf_bytes").get<uint32_t>();
+    s.tcpRcvBufBytes = Get(r, "tcp.rcv_buf_bytes").get<uint32_t>();
+    s.tcpMinRtoMs = Get(r, "tcp.min_rto_ms").get<double>();
+    s.tcpDelayedAckCount = Get(r, "tcp.delayed_ack_count").get<uint32_t>();
+    s.tcpEcn = Get(r, "tcp.ecn").get<bool>();
+
+    s.maxTimeS = Get(r, "simulation.max_time_s").get<double>();
+    s.durationS = Get(r, "simulation.duration_s").get<double>();
+    s.scheduler = Get(r, "simulation.scheduler").get<std::string>();
+    s.progressIntervalS = Get(r, "simulation.progress_interval_s").get<double>();
+    if (!s.jobEnabled && s.durationS <= 0)
+    {
+        Fail(source, "simulation.duration_s",
+             "expected a duration above 0 when job.enabled is false (nothing else ends the "
+             "run)");
+    }
+    if (!s.jobEnabled && s.crossType == "none")
+    {
+        Fail(source, "job.enabled", "expected true, or some cross_traffic: nothing to simulate");
+    }
+    if (s.durationS > s.maxTimeS)
+    {
+        Fail(source, "simulation.duration_s",
+             fmt::format("expected at most simulation.max_time_s ({}), got {}", s.maxTimeS,
+                         s.durationS));
+    }
+    s.resolved = r;
+    return s;
+}
+
+std::string
+DescribeKeys()
+{
+    std::string out;
+    for (const auto& k : ScenarioKeys())
+    {
+        std::string range;
+        if (!k.choices.empty())
+        {
+            for (const auto& c : k.choices)
+            {
+                range += (range.empty() ? "" : "|") + c;
+            }
+        }
+        else if (k.type == KeyType::Integer || k.type == KeyType::Number)
+        {
+            range = fmt::format("{}..{}", Bound(k.min), Bound(k.max));
+        }
+        out += fmt::format("{:<36} {:<8} default {:<10} {}{}\n", k.path,
+                           k.type == KeyType::Integer   ? "integer"
+                           : k.type == KeyType::Number  ? "number"
+                           : k.type == KeyType::String  ? "string"
+                                                        : "boolean",
+                           k.defaultValue.dump(), k.help,
+                           range.empty() ? "" : " [" + range + "]");
+    }
+    out += fmt::format("{:<36} {:<8} {:<18} {}\n", "models.<name>.parameters", "integer", "",
+                       "a user-defined model: trainable parameters");
+    out += fmt::format("{:<36} {:<8} {:<18} {}\n", "models.<name>.compute_s", "number", "",
+                       "its compute time per iteration (communication excluded)");
+    out += fmt::format("{:<36} {:<8} default {:<10} {}\n", "models.<name>.compute_jitter_cv",
+                       "number", "0", "its compute-time coefficient of variation [0..0.3]");
+    return out;
+}
+
+} // namespace flumen

@@ -1,0 +1,116 @@
+// A run, fully described: the scenario keys (one table: type, default, range, meaning),
+// loading a JSON file, --set overrides, and validation into a typed Scenario.
+#ifndef FLUMEN_SCENARIO_H
+#define FLUMEN_SCENARIO_H
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+/** Bad input: the message names the file and key (or line) and what was expected. */
+class ScenarioError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class KeyType
+{
+    Integer,
+    Number,
+    String,
+    Boolean
+};
+
+struct KeySpec
+{
+    std::string path; //!< dotted, e.g. "cross_traffic.load_gbps"
+    KeyType type;
+    nlohmann::json defaultValue;
+    std::string help;
+    double min = -1e300; //!< numbers: inclusive bounds
+    double max = 1e300;
+    std::vector<std::string> choices; //!< strings: allowed values (empty = any)
+};
+
+/** Every scenario key, in documentation order. */
+const std::vector<KeySpec>& ScenarioKeys();
+/** Fields of a user-defined model under models.<name>. */
+const std::vector<KeySpec>& ModelKeys();
+
+struct QueueSettings
+{
+    std::string discipline;
+    uint64_t bufferBytes;
+    uint64_t ecnKminBytes;
+    uint64_t ecnKmaxBytes;
+    double ecnPmax;
+};
+
+struct ModelSettings
+{
+    std::string name;
+    uint64_t parameters;
+    double computeSeconds;
+    double computeJitterCv;
+};
+
+struct Scenario
+{
+    nlohmann::json resolved; //!< every key, defaults filled in
+    std::string source;      //!< where it came from (file name), for messages
+
+    std::string name;
+    uint64_t seed;
+
+    char configuration;
+    double linkRateGbps;
+    double linkDelayUs;
+    uint32_t mtuBytes;
+    QueueSettings hostQueue;
+    QueueSettings switchQueue;
+
+    bool jobEnabled;
+    ModelSettings model;
+    std::string transport;
+    uint32_t iterations;
+    uint32_t warmupIterations;
+    uint32_t socketsPerPeer;
+    double hostCeilingGbps;
+
+    std::string crossType;
+    double crossLoadGbps;
+    uint32_t crossStreams;
+    double crossStartS;
+
+    std::string tcpCongestionControl;
+    uint32_t tcpSndBufBytes;
+    uint32_t tcpRcvBufBytes;
+    double tcpMinRtoMs;
+    uint32_t tcpDelayedAckCount;
+    bool tcpEcn;
+
+    double maxTimeS;
+    double durationS;
+    std::string scheduler;
+    double progressIntervalS;
+};
+
+/** Reads a JSON object from a file; syntax errors name the file, line and column. */
+nlohmann::json LoadScenarioFile(const std::string& path);
+/** Applies "key=value" (value parsed as JSON, else taken as a string). Unknown keys throw. */
+void ApplyOverride(nlohmann::json& scenario, const std::string& assignment);
+/** Checks every key, type, range and cross-key rule; fills defaults. Throws ScenarioError. */
+Scenario ResolveScenario(const nlohmann::json& user, const std::string& source);
+/** The table of keys as text (for `flumen keys` and the README). */
+std::string DescribeKeys();
+
+} // namespace flumen
+
+#endif

@@ -1,0 +1,16 @@
+// Writing result files so that a reader never sees half of one: write a temporary file
+// beside the target, flush it, then rename it over the target.
+#ifndef FLUMEN_ATOMIC_FILE_H
+#define FLUMEN_ATOMIC_FILE_H
+
+#include <string>
+
+namespace flumen
+{
+
+/** Writes `content` to `path` atomically; throws std::runtime_error naming the path. */
+void WriteFileAtomically(const std::string& path, const std::string& content);
+
+} // namespace flumen
+
+#endif

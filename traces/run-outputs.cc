@@ -1,0 +1,112 @@
+#include "run-outputs.h"
+
+#include "atomic-file.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+namespace flumen
+{
+
+namespace
+{
+const char* kHeader = "iteration,worker,start_s,end_s,duration_s,compute_s,comm_s,warmup";
+}
+
+bool
+IterationRow::operator==(const IterationRow& o) const
+{
+    return iteration == o.iteration && worker == o.worker && startS == o.startS &&
+           endS == o.endS && computeEndS == o.computeEndS && warmup == o.warmup;
+}
+
+std::string
+FormatIterationsCsv(const std::vector<IterationRow>& rows)
+{
+    std::string out = std::string(kHeader) + "\n";
+    for (const auto& r : rows)
+    {
+        // Nanosecond resolution: ns-3's time step.
+        out += fmt::format("{},{},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{}\n", r.iteration, r.worker,
+                           r.startS, r.endS, r.endS - r.startS, r.computeEndS - r.startS,
+                           r.endS - r.computeEndS, r.warmup ? 1 : 0);
+    }
+    return out;
+}
+
+std::vector<IterationRow>
+ParseIterationsCsv(const std::string& text, const std::string& source)
+{
+    std::vector<IterationRow> rows;
+    std::istringstream in(text);
+    std::string line;
+    size_t lineNo = 0;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        if (lineNo == 1)
+        {
+            if (line != kHeader)
+            {
+                throw std::runtime_error(
+                    fmt::format("{}:1: expected header '{}'", source, kHeader));
+            }
+            continue;
+        }
+        if (line.empty())
+        {
+            continue;
+        }
+        std::vector<std::string> f;
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ','))
+        {
+            f.push_back(cell);
+        }
+        if (f.size() != 8)
+        {
+            throw std::runtime_error(
+                fmt::format("{}:{}: expected 8 comma-separated fields, got {}", source, lineNo,
+                            f.size()));
+        }
+        try
+        {
+            IterationRow r;
+            r.iteration = static_cast<uint32_t>(std::stoul(f[0]));
+            r.worker = static_cast<uint32_t>(std::stoul(f[1]));
+            r.startS = std::stod(f[2]);
+            r.endS = std::stod(f[3]);
+            r.computeEndS = r.startS + std::stod(f[5]);
+            r.warmup = f[7] == "1";
+            rows.push_back(r);
+        }
+        catch (const std::exception&)
+        {
+            throw std::runtime_error(
+                fmt::format("{}:{}: expected numbers, got '{}'", source, lineNo, line));
+        }
+    }
+    return rows;
+}
+
+void
+WriteRunOutputs(const std::string& dir,
+                const std::vector<IterationRow>& rows,
+                const nlohmann::json& summary)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+    {
+        throw std::runtime_error(fmt::format("{}: cannot create the output folder: {}", dir,
+                                             ec.message()));
+    }
+    WriteFileAtomically(dir + "/iterations.csv", FormatIterationsCsv(rows));
+    WriteFileAtomically(dir + "/summary.json", summary.dump(2) + "\n");
+}
+
+} // namespace flumen
