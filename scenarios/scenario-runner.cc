@@ -268,6 +268,13 @@ RunScenario(const Scenario& s, const RunOptions& options)
         Simulator::Schedule(MilliSeconds(1), &RunState::Progress, &state);
     }
 
+    if (options.beforeRun)
+    {
+        SimulationHandles handles;
+        handles.topology = &t;
+        handles.job = s.jobEnabled ? &job : nullptr;
+        options.beforeRun(handles);
+    }
     Simulator::Stop(s.jobEnabled ? Seconds(s.maxTimeS) : Seconds(s.durationS));
     Simulator::Run();
 

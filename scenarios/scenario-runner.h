@@ -6,8 +6,12 @@
 #include "run-outputs.h"
 #include "scenario.h"
 
+#include "ns3/star-topology-helper.h"
+#include "ns3/training-job-helper.h"
+
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <ostream>
 #include <stdexcept>
 #include <vector>
@@ -22,9 +26,18 @@ class RunError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
+/** What a run built, handed to RunOptions::beforeRun so callers can attach their traces. */
+struct SimulationHandles
+{
+    const ns3::StarTopology* topology = nullptr;
+    const ns3::TrainingJob* job = nullptr; //!< nullptr when job.enabled is false
+};
+
 struct RunOptions
 {
     std::ostream* progress = nullptr; //!< progress lines go here (nullptr: none)
+    /** Called once everything is installed, just before the simulation starts. */
+    std::function<void(const SimulationHandles&)> beforeRun;
 };
 
 struct RunOutput

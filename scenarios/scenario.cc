@@ -76,7 +76,10 @@ MakeKeys()
                     "propagation delay of every link", 0, 1e6));
     k.push_back(Key("topology.mtu_bytes", KeyType::Integer, 1500, "IP MTU of every link", 576,
                     9216));
-    AddQueueKeys(k, "topology.host_queue", "every host NIC's egress", 1500000);
+    // Hosts: Linux's qdisc limit (1000 packets) counts TSO super-packets and TCP Small Queues
+    // caps each socket near 1 MB, so a host does not drop its own TCP windows; ns-3 has
+    // neither, so the default buffer is sized above the sockets' windows instead.
+    AddQueueKeys(k, "topology.host_queue", "every host NIC's egress", 8000000);
     AddQueueKeys(k, "topology.switch_queue", "every ToR port's egress", 4000000);
     k.push_back(Key("job.enabled", KeyType::Boolean, true,
                     "run the training job (false: cross traffic alone for "

@@ -1,0 +1,83 @@
+// Where the queue builds: configuration A at S0's NIC, configuration B at the ToR port
+// towards S0, with the training job and 20 Gbps of iperf running.
+#include "scenario-runner.h"
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+using namespace flumen;
+using nlohmann::json;
+
+namespace
+{
+
+json
+PortOf(const json& summary, const std::string& name)
+{
+    for (const auto& p : summary["ports"])
+    {
+        if (p["port"] == name)
+        {
+            return p;
+        }
+    }
+    ADD_FAILURE() << "no port " << name;
+    return json::object();
+}
+
+RunOutput
+RunLoaded(const std::string& configuration)
+{
+    json user = {
+        {"topology", {{"configuration", configuration}}},
+        {"job", {{"model", "small"}, {"iterations", 4}, {"warmup_iterations", 1}}},
+        {"models", {{"small", {{"parameters", 2000000}, {"compute_s", 0.004}}}}},
+        {"cross_traffic", {{"type", "iperf"}, {"load_gbps", 20}, {"streams", 4}}},
+        {"simulation", {{"progress_interval_s", 0}}}};
+    RunOutput out = RunScenario(test::Resolve(user));
+    for (const auto& p : out.summary["ports"])
+    {
+        std::cout << "[measure] configuration " << configuration << " " << p["port"]
+                  << ": mean queue " << p["mean_queue_bytes"] << " B, max "
+                  << p["max_queue_bytes"] << " B, drops " << p["drops"] << ", utilization "
+                  << p["utilization"] << "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(Bottleneck, ConfigurationAQueuesAtS0NicNotAtTheTor)
+{
+    RunOutput out = RunLoaded("A");
+    EXPECT_EQ(out.summary["bottleneck"]["port"], "NIC egress of S0");
+    json nic = PortOf(out.summary, "S0 NIC egress");
+    EXPECT_GT(nic["mean_queue_bytes"].get<double>(), 50e3);
+    EXPECT_GT(nic["utilization"].get<double>(), 0.9);
+    for (int i = 0; i < 4; ++i)
+    {
+        // S0's NIC already spaces its packets at line rate; a ToR port only queues the odd
+        // burst where ACKs of the reverse direction join a line-rate stream.
+        json tor = PortOf(out.summary, "ToR port towards S" + std::to_string(i));
+        EXPECT_LT(tor["mean_queue_bytes"].get<double>(),
+                  0.05 * nic["mean_queue_bytes"].get<double>())
+            << "ToR towards S" << i;
+        EXPECT_EQ(tor["drops"], 0) << "ToR towards S" << i;
+    }
+}
+
+TEST(Bottleneck, ConfigurationBQueuesAtTheTorPortNotAtS2Nic)
+{
+    RunOutput out = RunLoaded("B");
+    EXPECT_EQ(out.summary["bottleneck"]["port"], "ToR port towards S0");
+    json tor = PortOf(out.summary, "ToR port towards S0");
+    json s2 = PortOf(out.summary, "S2 NIC egress");
+    EXPECT_GT(tor["mean_queue_bytes"].get<double>(), 50e3);
+    EXPECT_GT(tor["utilization"].get<double>(), 0.9);
+    // S2 sends 20 Gbps on a 25 Gbps NIC: window bursts queue briefly, nothing sustained.
+    EXPECT_LT(s2["mean_queue_bytes"].get<double>(), 0.1 * tor["mean_queue_bytes"].get<double>());
+    EXPECT_LT(s2["utilization"].get<double>(), 0.85);
+    EXPECT_EQ(s2["drops"], 0);
+}

@@ -1,0 +1,109 @@
+// flumen-run as a user meets it: bad scenarios exit with 2, name the key, and leave no
+// output folder; a good one writes both files; same scenario and seed, same bytes.
+#include "run-outputs.h"
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace flumen;
+namespace fs = std::filesystem;
+
+namespace
+{
+
+// A short scenario: a small model over TCP in configuration B with iperf at 15 Gbps.
+const char* kSmall = R"({
+  "name": "small",
+  "seed": 7,
+  "job": {"model": "small", "iterations": 3, "warmup_iterations": 1},
+  "models": {"small": {"parameters": 1000000, "compute_s": 0.004, "compute_jitter_cv": 0.05}},
+  "cross_traffic": {"type": "iperf", "load_gbps": 15, "streams": 3},
+  "simulation": {"progress_interval_s": 0}
+})";
+
+} // namespace
+
+TEST(RunnerCli, BadScenariosExitTwoNameTheKeyAndWriteNothing)
+{
+    test::TempDir dir;
+    struct Case
+    {
+        std::string name, json, key;
+    };
+    std::vector<Case> cases = {
+        {"unknown-key", R"({"job": {"iteratons": 3}})", "job.iteratons"},
+        {"wrong-type", R"({"cross_traffic": {"load_gbps": "high"}})", "cross_traffic.load_gbps"},
+        {"negative-load", R"({"cross_traffic": {"type": "iperf", "load_gbps": -1}})",
+         "cross_traffic.load_gbps"},
+        {"load-above-link", R"({"cross_traffic": {"type": "iperf", "load_gbps": 26}})",
+         "cross_traffic.load_gbps"},
+        {"zero-iterations", R"({"job": {"iterations": 0}})", "job.iterations"},
+        {"unknown-model", R"({"job": {"model": "alexnet"}})", "job.model"},
+        {"bad-configuration", R"({"topology": {"configuration": "C"}})",
+         "topology.configuration"},
+    };
+    for (const auto& c : cases)
+    {
+        std::string file = dir.Write(c.name + ".json", c.json);
+        std::string out = dir.Path() + "/out-" + c.name;
+        auto r = test::RunFlumen(file + " --out " + out);
+        EXPECT_EQ(r.exitCode, 2) << c.name << ": " << r.output;
+        EXPECT_NE(r.output.find("key '" + c.key + "'"), std::string::npos)
+            << c.name << ": " << r.output;
+        EXPECT_NE(r.output.find(file), std::string::npos) << c.name << ": " << r.output;
+        EXPECT_FALSE(fs::exists(out)) << c.name;
+    }
+    // A bad --set is named too.
+    std::string ok = dir.Write("ok.json", "{}");
+    auto r = test::RunFlumen(ok + " --set job.iterations=-4 --out " + dir.Path() + "/o");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("key 'job.iterations'"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir.Path() + "/o"));
+    // Broken JSON names the line.
+    std::string broken = dir.Write("broken.json", "{\n\"seed\": 1,,\n}");
+    r = test::RunFlumen(broken + " --out " + dir.Path() + "/b");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find(broken + ":2:"), std::string::npos) << r.output;
+}
+
+TEST(RunnerCli, TimeLimitHitIsAnErrorWithNoOutputs)
+{
+    test::TempDir dir;
+    std::string file = dir.Write("small.json", kSmall);
+    std::string out = dir.Path() + "/out";
+    auto r = test::RunFlumen(file + " --set simulation.max_time_s=0.002 --out " + out);
+    EXPECT_EQ(r.exitCode, 1) << r.output;
+    EXPECT_NE(r.output.find("simulation.max_time_s"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(RunnerCli, SameScenarioAndSeedGiveIdenticalIterations)
+{
+    test::TempDir dir;
+    std::string file = dir.Write("small.json", kSmall);
+    auto a = test::RunFlumen(file + " --out " + dir.Path() + "/a");
+    auto b = test::RunFlumen(file + " --out " + dir.Path() + "/b");
+    ASSERT_EQ(a.exitCode, 0) << a.output;
+    ASSERT_EQ(b.exitCode, 0) << b.output;
+    std::string csvA = test::ReadFile(dir.Path() + "/a/iterations.csv");
+    std::string csvB = test::ReadFile(dir.Path() + "/b/iterations.csv");
+    auto rows = ParseIterationsCsv(csvA, "a");
+    EXPECT_EQ(rows.size(), 9u); // 3 iterations x 3 workers
+    EXPECT_EQ(csvA, csvB);
+    // The summary printed for people and the file for programs are both there.
+    EXPECT_NE(a.output.find("iteration time"), std::string::npos) << a.output;
+    auto summary = nlohmann::json::parse(test::ReadFile(dir.Path() + "/a/summary.json"));
+    for (const char* k : {"iterations", "iteration_time_s", "cross_traffic", "dl_goodput_gbps",
+                          "bottleneck", "simulated_time_s", "wall_time_s", "scenario"})
+    {
+        EXPECT_TRUE(summary.contains(k)) << k;
+    }
+    EXPECT_EQ(summary["iterations"], 2);
+    EXPECT_EQ(summary["scenario"]["seed"], 7);
+    // A different seed draws different compute jitter.
+    auto c = test::RunFlumen(file + " --set seed=8 --out " + dir.Path() + "/c");
+    ASSERT_EQ(c.exitCode, 0) << c.output;
+    EXPECT_NE(csvA, test::ReadFile(dir.Path() + "/c/iterations.csv"));
+}

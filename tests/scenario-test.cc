@@ -1,0 +1,136 @@
+// Scenario keys: defaults, overrides, and every kind of bad input named by its key.
+#include "scenario.h"
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+
+using namespace flumen;
+using nlohmann::json;
+
+namespace
+{
+
+// The message of the ScenarioError that resolving `user` throws ("" if none).
+std::string
+ErrorOf(const json& user)
+{
+    try
+    {
+        ResolveScenario(user, "bad.json");
+    }
+    catch (const ScenarioError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(Scenario, EmptyObjectResolvesToDefaults)
+{
+    Scenario s = test::Resolve(json::object());
+    EXPECT_EQ(s.configuration, 'B');
+    EXPECT_EQ(s.model.name, "resnet50");
+    EXPECT_EQ(s.model.parameters, 25557032u);
+    EXPECT_EQ(s.transport, "tcp");
+    EXPECT_EQ(s.crossType, "none");
+    EXPECT_DOUBLE_EQ(s.linkRateGbps, 25.0);
+    // The resolved scenario carries every key.
+    EXPECT_EQ(s.resolved["topology"]["switch_queue"]["discipline"], "fifo");
+    EXPECT_EQ(s.resolved["job"]["iterations"], 10);
+}
+
+TEST(Scenario, UserValuesAndModelsAreTaken)
+{
+    json user = {{"job", {{"model", "tiny"}, {"iterations", 4}, {"warmup_iterations", 1}}},
+                 {"models", {{"tiny", {{"parameters", 1000}, {"compute_s", 0.01}}}}},
+                 {"cross_traffic", {{"type", "iperf"}, {"load_gbps", 12.5}}}};
+    Scenario s = test::Resolve(user);
+    EXPECT_EQ(s.model.name, "tiny");
+    EXPECT_EQ(s.model.parameters, 1000u);
+    EXPECT_DOUBLE_EQ(s.model.computeSeconds, 0.01);
+    EXPECT_DOUBLE_EQ(s.model.computeJitterCv, 0.0);
+    EXPECT_EQ(s.iterations, 4u);
+    EXPECT_DOUBLE_EQ(s.crossLoadGbps, 12.5);
+}
+
+TEST(Scenario, OverridesParseJsonOrTakeAString)
+{
+    json user = json::object();
+    ApplyOverride(user, "cross_traffic.load_gbps=7.5");
+    ApplyOverride(user, "job.model=vgg16");
+    ApplyOverride(user, "topology.configuration=A");
+    ApplyOverride(user, "cross_traffic.type=iperf");
+    Scenario s = test::Resolve(user);
+    EXPECT_DOUBLE_EQ(s.crossLoadGbps, 7.5);
+    EXPECT_EQ(s.model.name, "vgg16");
+    EXPECT_EQ(s.configuration, 'A');
+    EXPECT_THROW(ApplyOverride(user, "cross_traffic.lod_gbps=3"), ScenarioError);
+    EXPECT_THROW(ApplyOverride(user, "no-equals-sign"), ScenarioError);
+}
+
+TEST(Scenario, UnknownKeyIsNamed)
+{
+    auto e = ErrorOf({{"topology", {{"configration", "A"}}}});
+    EXPECT_NE(e.find("bad.json: key 'topology.configration': unknown key"), std::string::npos)
+        << e;
+    EXPECT_NE(e.find("configuration"), std::string::npos) << e; // lists the known ones
+    EXPECT_NE(ErrorOf({{"bogus", 1}}).find("key 'bogus'"), std::string::npos);
+}
+
+TEST(Scenario, WrongTypeIsNamed)
+{
+    auto e = ErrorOf({{"job", {{"iterations", "ten"}}}});
+    EXPECT_NE(e.find("key 'job.iterations': expected an integer"), std::string::npos) << e;
+    e = ErrorOf({{"job", {{"iterations", 2.5}}}});
+    EXPECT_NE(e.find("key 'job.iterations': expected an integer"), std::string::npos) << e;
+    e = ErrorOf({{"topology", "A"}});
+    EXPECT_NE(e.find("key 'topology': expected an object"), std::string::npos) << e;
+}
+
+TEST(Scenario, OutOfRangeValuesAreNamed)
+{
+    auto e = ErrorOf({{"cross_traffic", {{"type", "iperf"}, {"load_gbps", -3}}}});
+    EXPECT_NE(e.find("key 'cross_traffic.load_gbps'"), std::string::npos) << e;
+    e = ErrorOf({{"cross_traffic", {{"type", "iperf"}, {"load_gbps", 30}}}});
+    EXPECT_NE(e.find("key 'cross_traffic.load_gbps': expected at most the link rate"),
+              std::string::npos)
+        << e;
+    e = ErrorOf({{"job", {{"iterations", 0}}}});
+    EXPECT_NE(e.find("key 'job.iterations'"), std::string::npos) << e;
+    e = ErrorOf({{"job", {{"iterations", 3}, {"warmup_iterations", 3}}}});
+    EXPECT_NE(e.find("key 'job.warmup_iterations'"), std::string::npos) << e;
+    e = ErrorOf({{"topology", {{"configuration", "C"}}}});
+    EXPECT_NE(e.find("key 'topology.configuration': expected one of A, B"), std::string::npos)
+        << e;
+    e = ErrorOf({{"cross_traffic", {{"type", "iperf"}}}});
+    EXPECT_NE(e.find("key 'cross_traffic.load_gbps': expected a load above 0"),
+              std::string::npos)
+        << e;
+}
+
+TEST(Scenario, UnknownModelIsNamed)
+{
+    auto e = ErrorOf({{"job", {{"model", "resnet51"}}}});
+    EXPECT_NE(e.find("key 'job.model': unknown model 'resnet51'"), std::string::npos) << e;
+    EXPECT_NE(e.find("bert-large"), std::string::npos) << e;
+    e = ErrorOf({{"models", {{"m", {{"compute_s", 0.1}}}}}});
+    EXPECT_NE(e.find("key 'models.m.parameters': missing"), std::string::npos) << e;
+}
+
+TEST(Scenario, JsonSyntaxErrorNamesFileAndLine)
+{
+    test::TempDir dir;
+    std::string f = dir.Write("broken.json", "{\n  \"seed\": 1,\n  \"job\": {\"model\" \"x\"}\n}\n");
+    try
+    {
+        LoadScenarioFile(f);
+        FAIL() << "expected an error";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find(f + ":3:"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(LoadScenarioFile(dir.Path() + "/missing.json"), ScenarioError);
+}

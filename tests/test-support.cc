@@ -1,0 +1,74 @@
+#include "test-support.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+
+namespace flumen::test
+{
+
+TempDir::TempDir()
+{
+    std::string tmpl = (std::filesystem::temp_directory_path() / "flumen-test-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data()))
+    {
+        throw std::runtime_error("mkdtemp failed");
+    }
+    m_path = tmpl;
+}
+
+TempDir::~TempDir()
+{
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+}
+
+std::string
+TempDir::Write(const std::string& name, const std::string& content) const
+{
+    std::string path = m_path + "/" + name;
+    std::ofstream(path) << content;
+    return path;
+}
+
+CommandResult
+RunFlumen(const std::string& args)
+{
+    std::string cmd = std::string(FLUMEN_RUN_BINARY) + " " + args + " 2>&1";
+    CommandResult r;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p)
+    {
+        throw std::runtime_error("popen failed");
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+    {
+        r.output.append(buf, n);
+    }
+    int status = ::pclose(p);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+Scenario
+Resolve(const nlohmann::json& user)
+{
+    return ResolveScenario(user, "test");
+}
+
+} // namespace flumen::test

@@ -1,0 +1,41 @@
+// Small helpers shared by the test suites: temporary folders, running flumen-run.
+#ifndef FLUMEN_TEST_SUPPORT_H
+#define FLUMEN_TEST_SUPPORT_H
+
+#include "scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace flumen::test
+{
+
+/** A fresh empty folder under the system temp dir, removed when this object goes. */
+class TempDir
+{
+  public:
+    TempDir();
+    ~TempDir();
+    const std::string& Path() const { return m_path; }
+    std::string Write(const std::string& name, const std::string& content) const;
+
+  private:
+    std::string m_path;
+};
+
+struct CommandResult
+{
+    int exitCode = -1;
+    std::string output; //!< stdout and stderr together
+};
+
+/** Runs flumen-run with these arguments (shell-quoted by the caller where needed). */
+CommandResult RunFlumen(const std::string& args);
+std::string ReadFile(const std::string& path);
+/** Resolves a scenario given as JSON, as the runner would. */
+Scenario Resolve(const nlohmann::json& user);
+
+} // namespace flumen::test
+
+#endif
