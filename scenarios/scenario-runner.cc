@@ -171,6 +171,7 @@ RunScenario(const Scenario& s, const RunOptions& options)
                                                           std::llround(s.tcpMinRtoMs * 1000))));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(s.tcpSack));
     bool ecn = s.tcpEcn || s.tcpCongestionControl == "dctcp";
     Config::SetDefault("ns3::TcpSocketBase::UseEcn",
                        EnumValue(ecn ? TcpSocketState::On : TcpSocketState::Off));
@@ -282,11 +283,18 @@ RunScenario(const Scenario& s, const RunOptions& options)
     if (s.jobEnabled && state.iterationsDone < state.workers * s.iterations)
     {
         uint32_t done = state.iterationsDone / std::max(1u, state.workers);
+        std::string ranks;
+        for (size_t r = 0; r < state.transports.size(); ++r)
+        {
+            ranks += fmt::format("; rank {} sent {} B, received {} B", r,
+                                 state.transports[r]->GetBytesSent(),
+                                 state.transports[r]->GetBytesReceived());
+        }
         Simulator::Destroy();
         throw RunError(fmt::format(
             "{}: the job finished {} of {} iterations before simulation.max_time_s = {} s; "
-            "raise simulation.max_time_s or lower job.iterations",
-            s.source, done, s.iterations, s.maxTimeS));
+            "raise simulation.max_time_s or lower job.iterations{}",
+            s.source, done, s.iterations, s.maxTimeS, ranks));
     }
     if (!state.windowOpen)
     {

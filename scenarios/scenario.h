@@ -95,6 +95,7 @@ struct Scenario
     double tcpMinRtoMs;
     uint32_t tcpDelayedAckCount;
     bool tcpEcn;
+    bool tcpSack;
 
     double maxTimeS;
     double durationS;
