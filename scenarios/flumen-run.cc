@@ -14,10 +14,10 @@
 namespace
 {
 
-const char* kUsage =
-    "usage: flumen run FILE [--set key=value ...] [--out DIR] [--quiet]\n"
-    "       flumen keys            list every scenario key\n"
-    "Writes DIR/iterations.csv and DIR/summary.json (DIR defaults to out/<file name>).\n";
+const char* kUsage
+    = "usage: flumen run FILE [--set key=value ...] [--out DIR] [--quiet]\n"
+      "       flumen keys            list every scenario key\n"
+      "Writes DIR/iterations.csv and DIR/summary.json (DIR defaults to out/<file name>).\n";
 
 int
 Usage(const std::string& problem)

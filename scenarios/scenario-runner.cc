@@ -66,8 +66,8 @@ ToEgress(const QueueSettings& q)
 json
 StatsJson(const SummaryStatistics& s)
 {
-    return json{{"mean", s.mean}, {"stdev", s.stdev}, {"p50", s.p50},
-                {"p99", s.p99},   {"min", s.min},     {"max", s.max}};
+    return json{ { "mean", s.mean }, { "stdev", s.stdev }, { "p50", s.p50 },
+                 { "p99", s.p99 },   { "min", s.min },     { "max", s.max } };
 }
 
 // State shared by the event callbacks of one run.
@@ -133,10 +133,9 @@ struct RunState
             lastProgress = now;
             double wall = std::chrono::duration<double>(now - wallStart).count();
             double sim = Simulator::Now().GetSeconds();
-            std::string its =
-                workers ? fmt::format("iterations {}/{} per worker", iterationsDone / workers,
-                                      scenario->iterations)
-                        : std::string("cross traffic only");
+            std::string its = workers ? fmt::format("iterations {}/{} per worker",
+                                                    iterationsDone / workers, scenario->iterations)
+                                      : std::string("cross traffic only");
             *progress << fmt::format("[flumen] simulated {:.4f} s | {} | wall {:.1f} s "
                                      "({:.0f}x real time)\n",
                                      sim, its, wall, sim > 0 ? wall / sim : 0.0)
@@ -167,8 +166,8 @@ RunScenario(const Scenario& s, const RunOptions& options)
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(s.tcpRcvBufBytes));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(s.tcpDelayedAckCount));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(
-                                                          std::llround(s.tcpMinRtoMs * 1000))));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto",
+                       TimeValue(MicroSeconds(std::llround(s.tcpMinRtoMs * 1000))));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(s.tcpSack));
@@ -183,7 +182,8 @@ RunScenario(const Scenario& s, const RunOptions& options)
     topo.mtu = static_cast<uint16_t>(s.mtuBytes);
     topo.hostQueue = ToEgress(s.hostQueue);
     topo.switchQueue = ToEgress(s.switchQueue);
-    StarTopology t = StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
+    StarTopology t
+        = StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
 
     RunState state;
     state.scenario = &s;
@@ -233,10 +233,9 @@ RunScenario(const Scenario& s, const RunOptions& options)
     {
         IperfHelper iperf(DataRate(static_cast<uint64_t>(std::llround(s.crossLoadGbps * 1e9))),
                           s.crossStreams);
-        IperfFlows flows = iperf.Install(t.hosts.Get(t.crossSource),
-                                         t.hosts.Get(t.crossDestination),
-                                         t.hostAddresses[t.crossDestination],
-                                         Seconds(s.crossStartS), crossStop);
+        IperfFlows flows
+            = iperf.Install(t.hosts.Get(t.crossSource), t.hosts.Get(t.crossDestination),
+                            t.hostAddresses[t.crossDestination], Seconds(s.crossStartS), crossStop);
         state.crossSink = flows.sink;
     }
 
@@ -321,35 +320,35 @@ RunScenario(const Scenario& s, const RunOptions& options)
                 durations.push_back(row.DurationS());
             }
         }
-        std::sort(out.rows.begin(), out.rows.end(), [](const auto& a, const auto& b) {
-            return std::tie(a.iteration, a.worker) < std::tie(b.iteration, b.worker);
-        });
+        std::sort(out.rows.begin(), out.rows.end(),
+                  [](const auto& a, const auto& b)
+                  { return std::tie(a.iteration, a.worker) < std::tie(b.iteration, b.worker); });
     }
     SummaryStatistics stats = Summarize(durations);
 
     double crossAchieved = 0;
     if (state.crossSink && window > 0)
     {
-        crossAchieved = (state.crossSink->GetTotalRx() - state.crossBytesAtWindow) * 8.0 /
-                        window / 1e9;
+        crossAchieved
+            = (state.crossSink->GetTotalRx() - state.crossBytesAtWindow) * 8.0 / window / 1e9;
     }
     double dlGoodput = 0;
     if (state.workers > 0 && window > 0)
     {
-        dlGoodput = (state.JobBytes() - state.jobBytesAtWindow) * 8.0 / window / 1e9 /
-                    state.workers;
+        dlGoodput
+            = (state.JobBytes() - state.jobBytesAtWindow) * 8.0 / window / 1e9 / state.workers;
     }
     const double wall = std::chrono::duration<double>(Clock::now() - wallStart).count();
 
     json portsJson = json::array();
     for (const auto& [name, m] : ports)
     {
-        portsJson.push_back({{"port", name},
-                             {"utilization", m->GetUtilization()},
-                             {"max_queue_bytes", m->GetMaxQueueBytes()},
-                             {"mean_queue_bytes", m->GetMeanQueueBytes()},
-                             {"drops", m->GetDrops()},
-                             {"ecn_marks", m->GetEcnMarks()}});
+        portsJson.push_back({ { "port", name },
+                              { "utilization", m->GetUtilization() },
+                              { "max_queue_bytes", m->GetMaxQueueBytes() },
+                              { "mean_queue_bytes", m->GetMeanQueueBytes() },
+                              { "drops", m->GetDrops() },
+                              { "ecn_marks", m->GetEcnMarks() } });
     }
 
     json summary;
@@ -362,31 +361,30 @@ RunScenario(const Scenario& s, const RunOptions& options)
     {
         // No-contention estimate: compute plus the ring's bytes (with TCP/IP headers) at
         // line rate. A yardstick for the slowdown, not a model.
-        double ringBytes = RingAllReduce::BytesSentByRank(
-                               s.model.parameters * 4, state.workers, 0) *
-                           (1.0 + kTcpHeaderBytes / mss);
+        double ringBytes = RingAllReduce::BytesSentByRank(s.model.parameters * 4, state.workers, 0)
+                           * (1.0 + kTcpHeaderBytes / mss);
         double idle = s.model.computeSeconds + ringBytes * 8.0 / (s.linkRateGbps * 1e9);
-        summary["model"] = {{"name", s.model.name},
-                            {"parameters", s.model.parameters},
-                            {"compute_s", s.model.computeSeconds},
-                            {"compute_jitter_cv", s.model.computeJitterCv},
-                            {"ring_bytes_per_worker", RingAllReduce::BytesSentByRank(
-                                                          s.model.parameters * 4,
-                                                          state.workers, 0)},
-                            {"idle_estimate_s", idle}};
+        summary["model"]
+            = { { "name", s.model.name },
+                { "parameters", s.model.parameters },
+                { "compute_s", s.model.computeSeconds },
+                { "compute_jitter_cv", s.model.computeJitterCv },
+                { "ring_bytes_per_worker",
+                  RingAllReduce::BytesSentByRank(s.model.parameters * 4, state.workers, 0) },
+                { "idle_estimate_s", idle } };
     }
-    summary["cross_traffic"] = {{"type", s.crossType},
-                                {"offered_gbps", s.crossType == "none" ? 0.0 : s.crossLoadGbps},
-                                {"achieved_gbps", crossAchieved}};
+    summary["cross_traffic"] = { { "type", s.crossType },
+                                 { "offered_gbps", s.crossType == "none" ? 0.0 : s.crossLoadGbps },
+                                 { "achieved_gbps", crossAchieved } };
     summary["dl_goodput_gbps"] = dlGoodput;
-    summary["bottleneck"] = {{"port", t.GetBottleneckName()},
-                             {"utilization", bottleneck->GetUtilization()},
-                             {"drops", bottleneck->GetDrops()},
-                             {"ecn_marks", bottleneck->GetEcnMarks()},
-                             {"mean_queue_bytes", bottleneck->GetMeanQueueBytes()},
-                             {"max_queue_bytes", bottleneck->GetMaxQueueBytes()}};
+    summary["bottleneck"] = { { "port", t.GetBottleneckName() },
+                              { "utilization", bottleneck->GetUtilization() },
+                              { "drops", bottleneck->GetDrops() },
+                              { "ecn_marks", bottleneck->GetEcnMarks() },
+                              { "mean_queue_bytes", bottleneck->GetMeanQueueBytes() },
+                              { "max_queue_bytes", bottleneck->GetMaxQueueBytes() } };
     summary["ports"] = portsJson;
-    summary["measurement_window_s"] = {state.windowStart.GetSeconds(), simEnd};
+    summary["measurement_window_s"] = { state.windowStart.GetSeconds(), simEnd };
     summary["simulated_time_s"] = simEnd;
     summary["wall_time_s"] = wall;
     summary["wall_per_simulated_s"] = simEnd > 0 ? wall / simEnd : 0.0;
@@ -404,19 +402,18 @@ FormatHumanSummary(const json& sm)
     const json& sc = sm["scenario"];
     std::string out;
     bool job = sc["job"]["enabled"].get<bool>();
-    std::string cross = sm["cross_traffic"]["type"].get<std::string>() == "none"
-                            ? "no cross traffic"
-                            : fmt::format("{} {:.1f} Gbps",
-                                          sm["cross_traffic"]["type"].get<std::string>(),
-                                          sm["cross_traffic"]["offered_gbps"].get<double>());
-    out += fmt::format("{}: configuration {}, {}{}\n", sm["name"].get<std::string>(),
-                       sc["topology"]["configuration"].get<std::string>(),
-                       job ? fmt::format("{} over {}, {} workers, ",
-                                         sm["model"]["name"].get<std::string>(),
-                                         sc["job"]["transport"].get<std::string>(),
-                                         sm["workers"].get<int>())
-                           : std::string("no training job, "),
-                       cross);
+    std::string cross
+        = sm["cross_traffic"]["type"].get<std::string>() == "none"
+              ? "no cross traffic"
+              : fmt::format("{} {:.1f} Gbps", sm["cross_traffic"]["type"].get<std::string>(),
+                            sm["cross_traffic"]["offered_gbps"].get<double>());
+    out += fmt::format(
+        "{}: configuration {}, {}{}\n", sm["name"].get<std::string>(),
+        sc["topology"]["configuration"].get<std::string>(),
+        job ? fmt::format("{} over {}, {} workers, ", sm["model"]["name"].get<std::string>(),
+                          sc["job"]["transport"].get<std::string>(), sm["workers"].get<int>())
+            : std::string("no training job, "),
+        cross);
     if (job)
     {
         const json& it = sm["iteration_time_s"];

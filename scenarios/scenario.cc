@@ -44,16 +44,17 @@ void
 AddQueueKeys(std::vector<KeySpec>& keys, const std::string& prefix, const std::string& where,
              uint64_t buffer)
 {
-    keys.push_back(Choice(prefix + ".discipline", "fifo", {"fifo", "red"},
-                          where + " queue: fifo (tail drop) or red (ECN ramp Kmin..Kmax, "
-                                  "marks ECN-capable packets, early-drops others)"));
+    keys.push_back(Choice(prefix + ".discipline", "fifo", { "fifo", "red" },
+                          where
+                              + " queue: fifo (tail drop) or red (ECN ramp Kmin..Kmax, "
+                                "marks ECN-capable packets, early-drops others)"));
     keys.push_back(Key(prefix + ".buffer_bytes", KeyType::Integer, buffer,
                        where + " buffer in bytes (tail drop above it)", 3000, 1e10));
     keys.push_back(Key(prefix + ".ecn_kmin_bytes", KeyType::Integer, 100000,
                        "red: queue length where marking starts", 0, 1e10));
     keys.push_back(Key(prefix + ".ecn_kmax_bytes", KeyType::Integer, 400000,
-                       "red: queue length where marking reaches ecn_pmax (all marked above)",
-                       1, 1e10));
+                       "red: queue length where marking reaches ecn_pmax (all marked above)", 1,
+                       1e10));
     keys.push_back(Key(prefix + ".ecn_pmax", KeyType::Number, 0.2,
                        "red: marking probability at ecn_kmax_bytes", 1e-6, 1.0));
 }
@@ -66,16 +67,16 @@ MakeKeys()
     k.push_back(Key("seed", KeyType::Integer, 1,
                     "random seed (same scenario and seed give the same result, bit for bit)", 1,
                     4294967295.0));
-    k.push_back(Choice("topology.configuration", "B", {"A", "B"},
+    k.push_back(Choice("topology.configuration", "B", { "A", "B" },
                        "A: job on S0..S3, cross traffic leaves S0 (S0's NIC is the "
                        "bottleneck); B: job on S0,S1,S3, S2 sends to S0 (the ToR port "
                        "towards S0 is the bottleneck)"));
-    k.push_back(Key("topology.link_rate_gbps", KeyType::Number, 25.0, "rate of every link", 0.001,
-                    1000));
+    k.push_back(
+        Key("topology.link_rate_gbps", KeyType::Number, 25.0, "rate of every link", 0.001, 1000));
     k.push_back(Key("topology.link_delay_us", KeyType::Number, 1.0,
                     "propagation delay of every link", 0, 1e6));
-    k.push_back(Key("topology.mtu_bytes", KeyType::Integer, 1500, "IP MTU of every link", 576,
-                    9216));
+    k.push_back(
+        Key("topology.mtu_bytes", KeyType::Integer, 1500, "IP MTU of every link", 576, 9216));
     // Hosts: Linux's qdisc limit (1000 packets) counts TSO super-packets and TCP Small Queues
     // caps each socket near 1 MB, so a host does not drop its own TCP windows; ns-3 has
     // neither, so the default buffer is sized above the sockets' windows instead.
@@ -87,7 +88,7 @@ MakeKeys()
     k.push_back(Key("job.model", KeyType::String, "resnet50",
                     "resnet50, densenet161, vgg16, bert-large, or a name defined under "
                     "models"));
-    k.push_back(Choice("job.transport", "tcp", {"tcp"},
+    k.push_back(Choice("job.transport", "tcp", { "tcp" },
                        "transport of the ring all-reduce (tcp = NCCL's socket transport)"));
     k.push_back(Key("job.iterations", KeyType::Integer, 10,
                     "training iterations to run, warm-up included", 1, 1e7));
@@ -101,27 +102,27 @@ MakeKeys()
                     "host-side throughput ceiling of NCCL's socket path per worker "
                     "(0 = none)",
                     0, 1000));
-    k.push_back(Choice("cross_traffic.type", "none", {"none", "iperf"},
+    k.push_back(Choice("cross_traffic.type", "none", { "none", "iperf" },
                        "cross traffic: none, or iperf (long-lived TCP streams paced to "
                        "load/streams each)"));
     k.push_back(Key("cross_traffic.load_gbps", KeyType::Number, 0.0,
                     "offered cross-traffic load (at most the link rate)", 0, 1000));
-    k.push_back(Key("cross_traffic.streams", KeyType::Integer, 4,
-                    "iperf parallel streams (-P)", 1, 64));
+    k.push_back(
+        Key("cross_traffic.streams", KeyType::Integer, 4, "iperf parallel streams (-P)", 1, 64));
     k.push_back(Key("cross_traffic.start_s", KeyType::Number, 0.0,
                     "when the cross traffic starts (the job starts at 0)", 0, 1e6));
-    k.push_back(Choice("tcp.congestion_control", "cubic", {"cubic", "newreno", "dctcp"},
+    k.push_back(Choice("tcp.congestion_control", "cubic", { "cubic", "newreno", "dctcp" },
                        "TCP congestion control of every host"));
-    k.push_back(Key("tcp.snd_buf_bytes", KeyType::Integer, 1048576,
-                    "TCP send buffer per socket", 4096, 1e9));
+    k.push_back(Key("tcp.snd_buf_bytes", KeyType::Integer, 1048576, "TCP send buffer per socket",
+                    4096, 1e9));
     k.push_back(Key("tcp.rcv_buf_bytes", KeyType::Integer, 1048576,
                     "TCP receive buffer per socket (bounds the window; ns-3 has no "
                     "autotuning)",
                     4096, 1e9));
     k.push_back(Key("tcp.min_rto_ms", KeyType::Number, 200.0,
                     "minimum retransmission timeout (Linux: 200 ms)", 0.001, 1e6));
-    k.push_back(Key("tcp.delayed_ack_count", KeyType::Integer, 2,
-                    "segments per delayed ACK", 1, 64));
+    k.push_back(
+        Key("tcp.delayed_ack_count", KeyType::Integer, 2, "segments per delayed ACK", 1, 64));
     // ns-3.37's SACK scoreboard stalls a connection after a lost retransmission: it
     // overestimates bytes in flight and sends one segment per RTO (seen on the quickstart:
     // with SACK, no ResNet-50 iteration finished in 1.8 s; without, 0.29 s each). So the
@@ -132,13 +133,12 @@ MakeKeys()
     k.push_back(Key("tcp.ecn", KeyType::Boolean, false,
                     "TCP negotiates ECN (Linux default: only when asked, so off)"));
     k.push_back(Key("simulation.max_time_s", KeyType::Number, 600.0,
-                    "simulated-time limit; a job not finished by then is an error", 1e-6,
-                    1e7));
+                    "simulated-time limit; a job not finished by then is an error", 1e-6, 1e7));
     k.push_back(Key("simulation.duration_s", KeyType::Number, 0.0,
                     "simulated time to run when job.enabled is false (0 = until the job "
                     "finishes)",
                     0, 1e7));
-    k.push_back(Choice("simulation.scheduler", "map", {"map", "heap", "calendar", "list"},
+    k.push_back(Choice("simulation.scheduler", "map", { "map", "heap", "calendar", "list" },
                        "ns-3 event scheduler (map was fastest here; calendar was 16x "
                        "slower with TCP's many cancelled timers)"));
     k.push_back(Key("simulation.progress_interval_s", KeyType::Number, 2.0,
@@ -196,8 +196,7 @@ Fail(const std::string& source, const std::string& key, const std::string& what)
 }
 
 void
-CheckValue(const std::string& source, const std::string& key, const KeySpec& spec,
-           const json& v)
+CheckValue(const std::string& source, const std::string& key, const KeySpec& spec, const json& v)
 {
     bool ok = false;
     switch (spec.type)
@@ -343,8 +342,8 @@ CheckTree(const std::string& source, const json& node, const std::string& prefix
             if (!it.value().is_object())
             {
                 Fail(source, path,
-                     fmt::format("expected an object with keys {}, got {}",
-                                 KnownUnder(keys, path), Short(it.value())));
+                     fmt::format("expected an object with keys {}, got {}", KnownUnder(keys, path),
+                                 Short(it.value())));
             }
             CheckTree(source, it.value(), path, keys);
         }
@@ -459,9 +458,8 @@ ApplyOverride(json& scenario, const std::string& assignment)
     auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
     {
-        throw ScenarioError(
-            fmt::format("--set '{}': expected key=value, e.g. cross_traffic.load_gbps=10",
-                        assignment));
+        throw ScenarioError(fmt::format(
+            "--set '{}': expected key=value, e.g. cross_traffic.load_gbps=10", assignment));
     }
     std::string key = assignment.substr(0, eq);
     std::string text = assignment.substr(eq + 1);
@@ -521,8 +519,7 @@ ResolveScenario(const json& user, const std::string& source)
                 if (spec.defaultValue.is_null())
                 {
                     Fail(source, base + "." + spec.path,
-                         fmt::format("missing: expected {} ({})", TypeName(spec.type),
-                                     spec.help));
+                         fmt::format("missing: expected {} ({})", TypeName(spec.type), spec.help));
                 }
                 m[spec.path] = spec.defaultValue;
             }
@@ -557,11 +554,13 @@ ResolveScenario(const json& user, const std::string& source)
     }
     for (const auto& spec : keys)
     {
-        json::json_pointer ptr("/" + [&] {
-            std::string p = spec.path;
-            std::replace(p.begin(), p.end(), '.', '/');
-            return p;
-        }());
+        json::json_pointer ptr("/" +
+                               [&]
+                               {
+                                   std::string p = spec.path;
+                                   std::replace(p.begin(), p.end(), '.', '/');
+                                   return p;
+                               }());
         if (user.contains(ptr))
         {
             SetPath(r, spec.path, user.at(ptr));
@@ -636,8 +635,8 @@ ResolveScenario(const json& user, const std::string& source)
     if (s.crossType != "none" && s.crossLoadGbps <= 0)
     {
         Fail(source, "cross_traffic.load_gbps",
-             fmt::format("expected a load above 0 for cross_traffic.type '{}', got {}",
-                         s.crossType, s.crossLoadGbps));
+             fmt::format("expected a load above 0 for cross_traffic.type '{}', got {}", s.crossType,
+                         s.crossLoadGbps));
     }
 
     s.tcpCongestionControl = Get(r, "tcp.congestion_control").get<std::string>();
@@ -691,12 +690,11 @@ DescribeKeys()
             range = fmt::format("{}..{}", Bound(k.min), Bound(k.max));
         }
         out += fmt::format("{:<36} {:<8} default {:<10} {}{}\n", k.path,
-                           k.type == KeyType::Integer   ? "integer"
-                           : k.type == KeyType::Number  ? "number"
-                           : k.type == KeyType::String  ? "string"
-                                                        : "boolean",
-                           k.defaultValue.dump(), k.help,
-                           range.empty() ? "" : " [" + range + "]");
+                           k.type == KeyType::Integer  ? "integer"
+                           : k.type == KeyType::Number ? "number"
+                           : k.type == KeyType::String ? "string"
+                                                       : "boolean",
+                           k.defaultValue.dump(), k.help, range.empty() ? "" : " [" + range + "]");
     }
     out += fmt::format("{:<36} {:<8} {:<18} {}\n", "models.<name>.parameters", "integer", "",
                        "a user-defined model: trainable parameters");

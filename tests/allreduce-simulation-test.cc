@@ -68,14 +68,14 @@ CountPacket(WireCount* c, ns3::Ptr<const ns3::Packet> packet)
 }
 
 json
-IdleJob(const std::string& configuration, uint64_t parameters, double computeS,
-        uint32_t iterations)
+IdleJob(const std::string& configuration, uint64_t parameters, double computeS, uint32_t iterations)
 {
-    return {{"topology", {{"configuration", configuration}}},
-            {"job",
-             {{"model", "probe"}, {"iterations", iterations}, {"warmup_iterations", 0}}},
-            {"models", {{"probe", {{"parameters", parameters}, {"compute_s", computeS}}}}},
-            {"simulation", {{"progress_interval_s", 0}}}};
+    return { { "topology", { { "configuration", configuration } } },
+             { "job",
+               { { "model", "probe" }, { "iterations", iterations }, { "warmup_iterations", 0 } } },
+             { "models",
+               { { "probe", { { "parameters", parameters }, { "compute_s", computeS } } } } },
+             { "simulation", { { "progress_interval_s", 0 } } } };
 }
 
 void
@@ -86,7 +86,8 @@ CheckWireBytes(const std::string& configuration, uint32_t workers)
     Scenario s = test::Resolve(IdleJob(configuration, parameters, 0.002, iterations));
     WireCount count;
     RunOptions options;
-    options.beforeRun = [&](const SimulationHandles& h) {
+    options.beforeRun = [&](const SimulationHandles& h)
+    {
         for (uint32_t host : h.topology->jobHosts)
         {
             h.topology->hostDevices.Get(host)->TraceConnectWithoutContext(
@@ -101,11 +102,11 @@ CheckWireBytes(const std::string& configuration, uint32_t workers)
     const double expectedPayload = perWorker * workers * iterations;
     const double segments = std::ceil(perWorker / kMss) * workers * iterations;
     const double expectedWire = expectedPayload + segments * kHeaderBytes;
-    std::cout << "[measure] configuration " << configuration << ", N=" << workers
-              << ": payload " << count.payloadBytes << " B (expected " << expectedPayload
-              << "), data on the wire " << count.dataWireBytes << " B (expected "
-              << expectedWire << ", headers " << kHeaderBytes << " B per " << kMss
-              << " B segment), ACKs " << count.ackWireBytes << " B\n";
+    std::cout << "[measure] configuration " << configuration << ", N=" << workers << ": payload "
+              << count.payloadBytes << " B (expected " << expectedPayload << "), data on the wire "
+              << count.dataWireBytes << " B (expected " << expectedWire << ", headers "
+              << kHeaderBytes << " B per " << kMss << " B segment), ACKs " << count.ackWireBytes
+              << " B\n";
     EXPECT_NEAR(count.payloadBytes / expectedPayload, 1.0, 0.01);
     EXPECT_NEAR(count.dataWireBytes / expectedWire, 1.0, 0.01);
 }

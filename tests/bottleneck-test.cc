@@ -30,19 +30,18 @@ PortOf(const json& summary, const std::string& name)
 RunOutput
 RunLoaded(const std::string& configuration)
 {
-    json user = {
-        {"topology", {{"configuration", configuration}}},
-        {"job", {{"model", "small"}, {"iterations", 4}, {"warmup_iterations", 1}}},
-        {"models", {{"small", {{"parameters", 2000000}, {"compute_s", 0.004}}}}},
-        {"cross_traffic", {{"type", "iperf"}, {"load_gbps", 20}, {"streams", 4}}},
-        {"simulation", {{"progress_interval_s", 0}}}};
+    json user
+        = { { "topology", { { "configuration", configuration } } },
+            { "job", { { "model", "small" }, { "iterations", 4 }, { "warmup_iterations", 1 } } },
+            { "models", { { "small", { { "parameters", 2000000 }, { "compute_s", 0.004 } } } } },
+            { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 20 }, { "streams", 4 } } },
+            { "simulation", { { "progress_interval_s", 0 } } } };
     RunOutput out = RunScenario(test::Resolve(user));
     for (const auto& p : out.summary["ports"])
     {
         std::cout << "[measure] configuration " << configuration << " " << p["port"]
-                  << ": mean queue " << p["mean_queue_bytes"] << " B, max "
-                  << p["max_queue_bytes"] << " B, drops " << p["drops"] << ", utilization "
-                  << p["utilization"] << "\n";
+                  << ": mean queue " << p["mean_queue_bytes"] << " B, max " << p["max_queue_bytes"]
+                  << " B, drops " << p["drops"] << ", utilization " << p["utilization"] << "\n";
     }
     return out;
 }

@@ -14,21 +14,24 @@ TEST(LoadResponse, IterationTimeRisesWithIperfLoad)
 {
     // 4 MB of gradients, 5 ms of compute, 3 workers: 5.3 MB per worker per iteration, about
     // 1.8 ms at 25 Gbps, so the job needs about 6 Gbps of the link on average.
-    std::vector<double> loads{0, 8, 16, 20, 24};
+    std::vector<double> loads{ 0, 8, 16, 20, 24 };
     std::vector<double> means;
     for (double load : loads)
     {
         json user = {
-            {"job", {{"model", "small"}, {"iterations", 5}, {"warmup_iterations", 1}}},
-            {"models", {{"small", {{"parameters", 1000000}, {"compute_s", 0.005}}}}},
-            {"cross_traffic",
-             {{"type", load > 0 ? "iperf" : "none"}, {"load_gbps", load}, {"streams", 4}}},
-            {"simulation", {{"progress_interval_s", 0}}}};
+            { "job", { { "model", "small" }, { "iterations", 5 }, { "warmup_iterations", 1 } } },
+            { "models", { { "small", { { "parameters", 1000000 }, { "compute_s", 0.005 } } } } },
+            { "cross_traffic",
+              { { "type", load > 0 ? "iperf" : "none" },
+                { "load_gbps", load },
+                { "streams", 4 } } },
+            { "simulation", { { "progress_interval_s", 0 } } }
+        };
         RunOutput out = RunScenario(test::Resolve(user));
         means.push_back(out.summary["iteration_time_s"]["mean"].get<double>());
-        std::cout << "[measure] iperf " << load << " Gbps: mean iteration "
-                  << means.back() * 1e3 << " ms, cross achieved "
-                  << out.summary["cross_traffic"]["achieved_gbps"] << " Gbps\n";
+        std::cout << "[measure] iperf " << load << " Gbps: mean iteration " << means.back() * 1e3
+                  << " ms, cross achieved " << out.summary["cross_traffic"]["achieved_gbps"]
+                  << " Gbps\n";
     }
     for (size_t i = 1; i < means.size(); ++i)
     {

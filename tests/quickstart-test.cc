@@ -23,8 +23,8 @@ TEST(Quickstart, RunsToTheEndAndTheJobGetsTheSpareCapacity)
     double achieved = sm["cross_traffic"]["achieved_gbps"].get<double>();
     std::cout << "[measure] quickstart: mean iteration " << sm["iteration_time_s"]["mean"]
               << " s, DL goodput " << goodput << " Gbps per worker of " << spare
-              << " Gbps spare, iperf achieved " << achieved << " Gbps, wall "
-              << sm["wall_time_s"] << " s for " << sm["simulated_time_s"] << " s simulated\n";
+              << " Gbps spare, iperf achieved " << achieved << " Gbps, wall " << sm["wall_time_s"]
+              << " s for " << sm["simulated_time_s"] << " s simulated\n";
     // Each worker's ring traffic crosses the bottleneck once per step, so a job sharing fairly
     // gets close to the spare capacity; 40% leaves room for TCP's sawtooth, not for a stall.
     EXPECT_GT(goodput, 0.4 * spare);

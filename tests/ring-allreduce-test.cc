@@ -9,9 +9,9 @@ using ns3::RingAllReduce;
 
 TEST(RingSchedule, ChunksCoverTheBufferExactly)
 {
-    for (uint32_t n : {2u, 3u, 4u, 7u})
+    for (uint32_t n : { 2u, 3u, 4u, 7u })
     {
-        for (uint64_t bytes : {0ull, 1ull, 10ull, 102230128ull, 1000003ull})
+        for (uint64_t bytes : { 0ull, 1ull, 10ull, 102230128ull, 1000003ull })
         {
             uint64_t total = 0;
             for (uint32_t c = 0; c < n; ++c)
@@ -39,7 +39,7 @@ TEST(RingSchedule, ReceivedChunkIsTheOneSentNextStep)
 {
     // What rank r receives in step s (its predecessor's send) is what it sends in step s+1:
     // the store-and-forward dependency of the ring.
-    for (uint32_t n : {3u, 4u, 5u})
+    for (uint32_t n : { 3u, 4u, 5u })
     {
         for (uint32_t r = 0; r < n; ++r)
         {
@@ -72,7 +72,7 @@ TEST(RingSchedule, ReduceScatterVisitsEveryChunkOnce)
 
 TEST(RingSchedule, BytesPerRankAreTwoNMinusOneOverN)
 {
-    for (uint32_t n : {3u, 4u})
+    for (uint32_t n : { 3u, 4u })
     {
         uint64_t bytes = 12 * 1000 * 1000; // divisible by 3 and 4
         for (uint32_t r = 0; r < n; ++r)

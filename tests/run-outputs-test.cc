@@ -11,8 +11,8 @@ using namespace flumen;
 TEST(RunOutputs, IterationsCsvRoundTrips)
 {
     std::vector<IterationRow> rows(2);
-    rows[0] = {0, 0, 0.0, 0.160123456, 0.110000001, true};
-    rows[1] = {1, 2, 0.160123456, 0.32, 0.27, false};
+    rows[0] = { 0, 0, 0.0, 0.160123456, 0.110000001, true };
+    rows[1] = { 1, 2, 0.160123456, 0.32, 0.27, false };
     std::string csv = FormatIterationsCsv(rows);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "iteration,worker,start_s,end_s,duration_s,compute_s,comm_s,warmup");
@@ -45,7 +45,7 @@ TEST(RunOutputs, WritesBothFilesAndNoTemporaries)
 {
     test::TempDir dir;
     std::string out = dir.Path() + "/nested/run";
-    WriteRunOutputs(out, {{0, 0, 0.0, 1.0, 0.5, false}}, nlohmann::json{{"iterations", 1}});
+    WriteRunOutputs(out, { { 0, 0, 0.0, 1.0, 0.5, false } }, nlohmann::json{ { "iterations", 1 } });
     EXPECT_TRUE(std::filesystem::exists(out + "/iterations.csv"));
     EXPECT_EQ(nlohmann::json::parse(test::ReadFile(out + "/summary.json"))["iterations"], 1);
     for (const auto& e : std::filesystem::directory_iterator(out))

@@ -33,16 +33,16 @@ TEST(RunnerCli, BadScenariosExitTwoNameTheKeyAndWriteNothing)
         std::string name, json, key;
     };
     std::vector<Case> cases = {
-        {"unknown-key", R"({"job": {"iteratons": 3}})", "job.iteratons"},
-        {"wrong-type", R"({"cross_traffic": {"load_gbps": "high"}})", "cross_traffic.load_gbps"},
-        {"negative-load", R"({"cross_traffic": {"type": "iperf", "load_gbps": -1}})",
-         "cross_traffic.load_gbps"},
-        {"load-above-link", R"({"cross_traffic": {"type": "iperf", "load_gbps": 26}})",
-         "cross_traffic.load_gbps"},
-        {"zero-iterations", R"({"job": {"iterations": 0}})", "job.iterations"},
-        {"unknown-model", R"({"job": {"model": "alexnet"}})", "job.model"},
-        {"bad-configuration", R"({"topology": {"configuration": "C"}})",
-         "topology.configuration"},
+        { "unknown-key", R"({"job": {"iteratons": 3}})", "job.iteratons" },
+        { "wrong-type", R"({"cross_traffic": {"load_gbps": "high"}})", "cross_traffic.load_gbps" },
+        { "negative-load", R"({"cross_traffic": {"type": "iperf", "load_gbps": -1}})",
+          "cross_traffic.load_gbps" },
+        { "load-above-link", R"({"cross_traffic": {"type": "iperf", "load_gbps": 26}})",
+          "cross_traffic.load_gbps" },
+        { "zero-iterations", R"({"job": {"iterations": 0}})", "job.iterations" },
+        { "unknown-model", R"({"job": {"model": "alexnet"}})", "job.model" },
+        { "bad-configuration", R"({"topology": {"configuration": "C"}})",
+          "topology.configuration" },
     };
     for (const auto& c : cases)
     {
@@ -95,8 +95,8 @@ TEST(RunnerCli, SameScenarioAndSeedGiveIdenticalIterations)
     // The summary printed for people and the file for programs are both there.
     EXPECT_NE(a.output.find("iteration time"), std::string::npos) << a.output;
     auto summary = nlohmann::json::parse(test::ReadFile(dir.Path() + "/a/summary.json"));
-    for (const char* k : {"iterations", "iteration_time_s", "cross_traffic", "dl_goodput_gbps",
-                          "bottleneck", "simulated_time_s", "wall_time_s", "scenario"})
+    for (const char* k : { "iterations", "iteration_time_s", "cross_traffic", "dl_goodput_gbps",
+                           "bottleneck", "simulated_time_s", "wall_time_s", "scenario" })
     {
         EXPECT_TRUE(summary.contains(k)) << k;
     }

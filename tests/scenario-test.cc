@@ -43,9 +43,10 @@ TEST(Scenario, EmptyObjectResolvesToDefaults)
 
 TEST(Scenario, UserValuesAndModelsAreTaken)
 {
-    json user = {{"job", {{"model", "tiny"}, {"iterations", 4}, {"warmup_iterations", 1}}},
-                 {"models", {{"tiny", {{"parameters", 1000}, {"compute_s", 0.01}}}}},
-                 {"cross_traffic", {{"type", "iperf"}, {"load_gbps", 12.5}}}};
+    json user
+        = { { "job", { { "model", "tiny" }, { "iterations", 4 }, { "warmup_iterations", 1 } } },
+            { "models", { { "tiny", { { "parameters", 1000 }, { "compute_s", 0.01 } } } } },
+            { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 12.5 } } } };
     Scenario s = test::Resolve(user);
     EXPECT_EQ(s.model.name, "tiny");
     EXPECT_EQ(s.model.parameters, 1000u);
@@ -72,57 +73,55 @@ TEST(Scenario, OverridesParseJsonOrTakeAString)
 
 TEST(Scenario, UnknownKeyIsNamed)
 {
-    auto e = ErrorOf({{"topology", {{"configration", "A"}}}});
-    EXPECT_NE(e.find("bad.json: key 'topology.configration': unknown key"), std::string::npos)
-        << e;
+    auto e = ErrorOf({ { "topology", { { "configration", "A" } } } });
+    EXPECT_NE(e.find("bad.json: key 'topology.configration': unknown key"), std::string::npos) << e;
     EXPECT_NE(e.find("configuration"), std::string::npos) << e; // lists the known ones
-    EXPECT_NE(ErrorOf({{"bogus", 1}}).find("key 'bogus'"), std::string::npos);
+    EXPECT_NE(ErrorOf({ { "bogus", 1 } }).find("key 'bogus'"), std::string::npos);
 }
 
 TEST(Scenario, WrongTypeIsNamed)
 {
-    auto e = ErrorOf({{"job", {{"iterations", "ten"}}}});
+    auto e = ErrorOf({ { "job", { { "iterations", "ten" } } } });
     EXPECT_NE(e.find("key 'job.iterations': expected an integer"), std::string::npos) << e;
-    e = ErrorOf({{"job", {{"iterations", 2.5}}}});
+    e = ErrorOf({ { "job", { { "iterations", 2.5 } } } });
     EXPECT_NE(e.find("key 'job.iterations': expected an integer"), std::string::npos) << e;
-    e = ErrorOf({{"topology", "A"}});
+    e = ErrorOf({ { "topology", "A" } });
     EXPECT_NE(e.find("key 'topology': expected an object"), std::string::npos) << e;
 }
 
 TEST(Scenario, OutOfRangeValuesAreNamed)
 {
-    auto e = ErrorOf({{"cross_traffic", {{"type", "iperf"}, {"load_gbps", -3}}}});
+    auto e = ErrorOf({ { "cross_traffic", { { "type", "iperf" }, { "load_gbps", -3 } } } });
     EXPECT_NE(e.find("key 'cross_traffic.load_gbps'"), std::string::npos) << e;
-    e = ErrorOf({{"cross_traffic", {{"type", "iperf"}, {"load_gbps", 30}}}});
+    e = ErrorOf({ { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 30 } } } });
     EXPECT_NE(e.find("key 'cross_traffic.load_gbps': expected at most the link rate"),
               std::string::npos)
         << e;
-    e = ErrorOf({{"job", {{"iterations", 0}}}});
+    e = ErrorOf({ { "job", { { "iterations", 0 } } } });
     EXPECT_NE(e.find("key 'job.iterations'"), std::string::npos) << e;
-    e = ErrorOf({{"job", {{"iterations", 3}, {"warmup_iterations", 3}}}});
+    e = ErrorOf({ { "job", { { "iterations", 3 }, { "warmup_iterations", 3 } } } });
     EXPECT_NE(e.find("key 'job.warmup_iterations'"), std::string::npos) << e;
-    e = ErrorOf({{"topology", {{"configuration", "C"}}}});
-    EXPECT_NE(e.find("key 'topology.configuration': expected one of A, B"), std::string::npos)
-        << e;
-    e = ErrorOf({{"cross_traffic", {{"type", "iperf"}}}});
-    EXPECT_NE(e.find("key 'cross_traffic.load_gbps': expected a load above 0"),
-              std::string::npos)
+    e = ErrorOf({ { "topology", { { "configuration", "C" } } } });
+    EXPECT_NE(e.find("key 'topology.configuration': expected one of A, B"), std::string::npos) << e;
+    e = ErrorOf({ { "cross_traffic", { { "type", "iperf" } } } });
+    EXPECT_NE(e.find("key 'cross_traffic.load_gbps': expected a load above 0"), std::string::npos)
         << e;
 }
 
 TEST(Scenario, UnknownModelIsNamed)
 {
-    auto e = ErrorOf({{"job", {{"model", "resnet51"}}}});
+    auto e = ErrorOf({ { "job", { { "model", "resnet51" } } } });
     EXPECT_NE(e.find("key 'job.model': unknown model 'resnet51'"), std::string::npos) << e;
     EXPECT_NE(e.find("bert-large"), std::string::npos) << e;
-    e = ErrorOf({{"models", {{"m", {{"compute_s", 0.1}}}}}});
+    e = ErrorOf({ { "models", { { "m", { { "compute_s", 0.1 } } } } } });
     EXPECT_NE(e.find("key 'models.m.parameters': missing"), std::string::npos) << e;
 }
 
 TEST(Scenario, JsonSyntaxErrorNamesFileAndLine)
 {
     test::TempDir dir;
-    std::string f = dir.Write("broken.json", "{\n  \"seed\": 1,\n  \"job\": {\"model\" \"x\"}\n}\n");
+    std::string f
+        = dir.Write("broken.json", "{\n  \"seed\": 1,\n  \"job\": {\"model\" \"x\"}\n}\n");
     try
     {
         LoadScenarioFile(f);

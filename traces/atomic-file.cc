@@ -18,8 +18,7 @@ WriteFileAtomically(const std::string& path, const std::string& content)
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f)
     {
-        throw std::runtime_error(
-            fmt::format("{}: cannot create: {}", tmp, std::strerror(errno)));
+        throw std::runtime_error(fmt::format("{}: cannot create: {}", tmp, std::strerror(errno)));
     }
     bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size();
     ok = (std::fflush(f) == 0) && ok;

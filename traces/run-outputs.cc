@@ -19,8 +19,8 @@ const char* kHeader = "iteration,worker,start_s,end_s,duration_s,compute_s,comm_
 bool
 IterationRow::operator==(const IterationRow& o) const
 {
-    return iteration == o.iteration && worker == o.worker && startS == o.startS &&
-           endS == o.endS && computeEndS == o.computeEndS && warmup == o.warmup;
+    return iteration == o.iteration && worker == o.worker && startS == o.startS && endS == o.endS
+           && computeEndS == o.computeEndS && warmup == o.warmup;
 }
 
 std::string
@@ -69,9 +69,8 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
         }
         if (f.size() != 8)
         {
-            throw std::runtime_error(
-                fmt::format("{}:{}: expected 8 comma-separated fields, got {}", source, lineNo,
-                            f.size()));
+            throw std::runtime_error(fmt::format("{}:{}: expected 8 comma-separated fields, got {}",
+                                                 source, lineNo, f.size()));
         }
         try
         {
@@ -94,16 +93,15 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
 }
 
 void
-WriteRunOutputs(const std::string& dir,
-                const std::vector<IterationRow>& rows,
+WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
                 const nlohmann::json& summary)
 {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec)
     {
-        throw std::runtime_error(fmt::format("{}: cannot create the output folder: {}", dir,
-                                             ec.message()));
+        throw std::runtime_error(
+            fmt::format("{}: cannot create the output folder: {}", dir, ec.message()));
     }
     WriteFileAtomically(dir + "/iterations.csv", FormatIterationsCsv(rows));
     WriteFileAtomically(dir + "/summary.json", summary.dump(2) + "\n");

@@ -31,8 +31,7 @@ std::string FormatIterationsCsv(const std::vector<IterationRow>& rows);
 std::vector<IterationRow> ParseIterationsCsv(const std::string& text, const std::string& source);
 
 /** Creates `dir` if needed and writes iterations.csv and summary.json atomically. */
-void WriteRunOutputs(const std::string& dir,
-                     const std::vector<IterationRow>& rows,
+void WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
                      const nlohmann::json& summary);
 
 } // namespace flumen

@@ -94,8 +94,8 @@ main(int argc, char* argv[])
                   << (r.end - r.start).GetSeconds() << " s\n";
     }
     std::cout << t.GetBottleneckName() << ": utilization " << monitor->GetUtilization()
-              << ", drops " << monitor->GetDrops() << ", max queue "
-              << monitor->GetMaxQueueBytes() << " B\n";
+              << ", drops " << monitor->GetDrops() << ", max queue " << monitor->GetMaxQueueBytes()
+              << " B\n";
     Simulator::Destroy();
     return 0;
 }

@@ -11,18 +11,13 @@ namespace ns3
 {
 
 IperfHelper::IperfHelper(DataRate totalRate, uint32_t streams, uint16_t port)
-    : m_totalRate(totalRate),
-      m_streams(streams),
-      m_port(port)
+    : m_totalRate(totalRate), m_streams(streams), m_port(port)
 {
     NS_ABORT_MSG_IF(streams == 0, "iperf needs at least one stream");
 }
 
 IperfFlows
-IperfHelper::Install(Ptr<Node> client,
-                     Ptr<Node> server,
-                     Ipv4Address serverAddress,
-                     Time start,
+IperfHelper::Install(Ptr<Node> client, Ptr<Node> server, Ipv4Address serverAddress, Time start,
                      Time stop) const
 {
     IperfFlows flows;

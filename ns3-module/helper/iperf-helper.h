@@ -28,10 +28,7 @@ class IperfHelper
     /** iperf's write length (-l). */
     void SetWriteBytes(uint32_t bytes) { m_writeBytes = bytes; }
 
-    IperfFlows Install(Ptr<Node> client,
-                       Ptr<Node> server,
-                       Ipv4Address serverAddress,
-                       Time start,
+    IperfFlows Install(Ptr<Node> client, Ptr<Node> server, Ipv4Address serverAddress, Time start,
                        Time stop) const;
 
   private:

@@ -37,18 +37,12 @@ MakeQueueHelper(const EgressQueueConfig& q, DataRate rate, Time delay)
     {
         // Instantaneous queue (QW = 1), linear marking Kmin..Kmax up to Pmax, every ECT
         // packet marked above Kmax (Gentle off), tail drop at the buffer size.
-        tch.SetRootQueueDisc("ns3::RedQueueDisc",
-                             "MaxSize", QueueSizeValue(size),
-                             "MinTh", DoubleValue(q.ecnKminBytes),
-                             "MaxTh", DoubleValue(q.ecnKmaxBytes),
-                             "LInterm", DoubleValue(1.0 / q.ecnPmax),
-                             "QW", DoubleValue(1.0),
-                             "Gentle", BooleanValue(false),
-                             "UseEcn", BooleanValue(true),
-                             "UseHardDrop", BooleanValue(false),
-                             "MeanPktSize", UintegerValue(1500),
-                             "LinkBandwidth", DataRateValue(rate),
-                             "LinkDelay", TimeValue(delay));
+        tch.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", QueueSizeValue(size), "MinTh",
+                             DoubleValue(q.ecnKminBytes), "MaxTh", DoubleValue(q.ecnKmaxBytes),
+                             "LInterm", DoubleValue(1.0 / q.ecnPmax), "QW", DoubleValue(1.0),
+                             "Gentle", BooleanValue(false), "UseEcn", BooleanValue(true),
+                             "UseHardDrop", BooleanValue(false), "MeanPktSize", UintegerValue(1500),
+                             "LinkBandwidth", DataRateValue(rate), "LinkDelay", TimeValue(delay));
     }
     else
     {
@@ -88,8 +82,7 @@ StarTopology::GetBottleneckName() const
     return os.str();
 }
 
-StarTopologyHelper::StarTopologyHelper(const StarTopologyConfig& config)
-    : m_config(config)
+StarTopologyHelper::StarTopologyHelper(const StarTopologyConfig& config) : m_config(config)
 {
     NS_ABORT_MSG_IF(config.configuration != 'A' && config.configuration != 'B',
                     "configuration must be A or B");
@@ -120,10 +113,10 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
     // The queue lives in the queue disc; the device holds one packet behind the one on the wire.
     p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("1p")));
 
-    TrafficControlHelper hostTc =
-        MakeQueueHelper(m_config.hostQueue, m_config.linkRate, m_config.linkDelay);
-    TrafficControlHelper torTc =
-        MakeQueueHelper(m_config.switchQueue, m_config.linkRate, m_config.linkDelay);
+    TrafficControlHelper hostTc
+        = MakeQueueHelper(m_config.hostQueue, m_config.linkRate, m_config.linkDelay);
+    TrafficControlHelper torTc
+        = MakeQueueHelper(m_config.switchQueue, m_config.linkRate, m_config.linkDelay);
 
     Ipv4AddressHelper addr;
     for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
@@ -153,7 +146,7 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
     }
     else
     {
-        t.jobHosts = {0, 1, 3};
+        t.jobHosts = { 0, 1, 3 };
         t.crossSource = 2;
         t.crossDestination = 0;
     }

@@ -72,7 +72,8 @@ class StarTopologyHelper
 {
   public:
     explicit StarTopologyHelper(const StarTopologyConfig& config);
-    /** Builds nodes, links, IP stack (with the given TCP congestion control), queue discs, routes. */
+    /** Builds nodes, links, IP stack (with the given TCP congestion control), queue discs, routes.
+     */
     StarTopology Install(const std::string& tcpCongestionControl = "ns3::TcpCubic") const;
 
   private:

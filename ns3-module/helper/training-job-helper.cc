@@ -48,8 +48,7 @@ TrainingJobHelper::SetWorkerAttribute(const std::string& name, const AttributeVa
 }
 
 TrainingJob
-TrainingJobHelper::Install(const NodeContainer& nodes,
-                           const std::vector<Ipv4Address>& addresses,
+TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                            Time start) const
 {
     const uint32_t n = nodes.GetN();

@@ -8,8 +8,8 @@
 
 #include "ns3/application-container.h"
 #include "ns3/attribute.h"
-#include "ns3/iteration-recorder.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/iteration-recorder.h"
 #include "ns3/model-profile.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
@@ -44,8 +44,7 @@ class TrainingJobHelper
      * Installs rank i on nodes.Get(i), whose IPv4 address is addresses[i]. Workers start
      * at `start`.
      */
-    TrainingJob Install(const NodeContainer& nodes,
-                        const std::vector<Ipv4Address>& addresses,
+    TrainingJob Install(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                         Time start = Seconds(0)) const;
 
     /** Fixes the random streams of the job's workers; returns how many were used. */

@@ -18,35 +18,28 @@ NS_OBJECT_ENSURE_REGISTERED(PacedTcpSender);
 TypeId
 PacedTcpSender::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::PacedTcpSender")
-            .SetParent<Application>()
-            .SetGroupName("Flumen")
-            .AddConstructor<PacedTcpSender>()
-            .AddAttribute("Remote",
-                          "The receiver's address (InetSocketAddress).",
-                          AddressValue(),
-                          MakeAddressAccessor(&PacedTcpSender::m_remote),
-                          MakeAddressChecker())
-            .AddAttribute("Rate",
-                          "Target application rate of this stream (iperf -b).",
-                          DataRateValue(DataRate("1Gbps")),
-                          MakeDataRateAccessor(&PacedTcpSender::m_rate),
-                          MakeDataRateChecker())
-            .AddAttribute("WriteBytes",
-                          "Bytes per write (iperf's -l, 128 KiB by default for TCP).",
-                          UintegerValue(128 * 1024),
-                          MakeUintegerAccessor(&PacedTcpSender::m_writeBytes),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("MaxCreditWrites",
-                          "Most writes' worth of unused credit a stalled stream may keep.",
-                          UintegerValue(4),
-                          MakeUintegerAccessor(&PacedTcpSender::m_maxCreditWrites),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddTraceSource("Tx",
-                            "A buffer was written into the socket.",
-                            MakeTraceSourceAccessor(&PacedTcpSender::m_txTrace),
-                            "ns3::Packet::TracedCallback");
+    static TypeId tid
+        = TypeId("ns3::PacedTcpSender")
+              .SetParent<Application>()
+              .SetGroupName("Flumen")
+              .AddConstructor<PacedTcpSender>()
+              .AddAttribute("Remote", "The receiver's address (InetSocketAddress).", AddressValue(),
+                            MakeAddressAccessor(&PacedTcpSender::m_remote), MakeAddressChecker())
+              .AddAttribute("Rate", "Target application rate of this stream (iperf -b).",
+                            DataRateValue(DataRate("1Gbps")),
+                            MakeDataRateAccessor(&PacedTcpSender::m_rate), MakeDataRateChecker())
+              .AddAttribute(
+                  "WriteBytes", "Bytes per write (iperf's -l, 128 KiB by default for TCP).",
+                  UintegerValue(128 * 1024), MakeUintegerAccessor(&PacedTcpSender::m_writeBytes),
+                  MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("MaxCreditWrites",
+                            "Most writes' worth of unused credit a stalled stream may keep.",
+                            UintegerValue(4),
+                            MakeUintegerAccessor(&PacedTcpSender::m_maxCreditWrites),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddTraceSource("Tx", "A buffer was written into the socket.",
+                              MakeTraceSourceAccessor(&PacedTcpSender::m_txTrace),
+                              "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -142,8 +135,7 @@ PacedTcpSender::Write()
     }
     double missing = m_writeBytes - m_creditBytes;
     // Rounded up to whole nanoseconds so the next write always finds enough credit.
-    Time wait = NanoSeconds(
-        std::max<int64_t>(1, std::ceil(missing * 8.0e9 / m_rate.GetBitRate())));
+    Time wait = NanoSeconds(std::max<int64_t>(1, std::ceil(missing * 8.0e9 / m_rate.GetBitRate())));
     m_writeEvent = Simulator::Schedule(wait, &PacedTcpSender::Write, this);
 }
 

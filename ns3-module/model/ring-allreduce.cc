@@ -83,8 +83,7 @@ RingAllReduce::HandleReceived(uint64_t bytes)
     NS_LOG_LOGIC("rank " << m_rank << " received step " << step);
     if (step + 1 < steps)
     {
-        m_transport->Send(
-            ChunkBytes(m_bytes, m_ranks, ChunkSentInStep(m_ranks, m_rank, step + 1)));
+        m_transport->Send(ChunkBytes(m_bytes, m_ranks, ChunkSentInStep(m_ranks, m_rank, step + 1)));
     }
     if (m_received == steps)
     {

@@ -24,7 +24,8 @@ class RingAllReduce : public Object
   public:
     static TypeId GetTypeId();
 
-    /** Size of chunk c when `bytes` are split over n ranks (the first bytes%n chunks get one more). */
+    /** Size of chunk c when `bytes` are split over n ranks (the first bytes%n chunks get one more).
+     */
     static uint64_t ChunkBytes(uint64_t bytes, uint32_t n, uint32_t c);
     /** Bytes rank r sends in one all-reduce of `bytes` over n ranks: 2(n-1)/n x bytes, exactly. */
     static uint64_t BytesSentByRank(uint64_t bytes, uint32_t n, uint32_t r);

@@ -29,45 +29,42 @@ StripeBytes(uint64_t bytes, uint32_t n, uint32_t k)
 TypeId
 TcpRingTransport::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::TcpRingTransport")
-            .SetParent<RingTransport>()
-            .SetGroupName("Flumen")
-            .AddConstructor<TcpRingTransport>()
-            .AddAttribute("ListenPort",
-                          "TCP port on which every rank accepts its predecessor's connections.",
-                          UintegerValue(45000),
-                          MakeUintegerAccessor(&TcpRingTransport::m_listenPort),
-                          MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("LocalPortBase",
-                          "First local port of the outgoing connections; connection k binds "
-                          "LocalPortBase+k so the receiver knows each stripe's index.",
-                          UintegerValue(40000),
-                          MakeUintegerAccessor(&TcpRingTransport::m_localPortBase),
-                          MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("SocketsPerPeer",
-                          "TCP connections to the next rank (NCCL_NSOCKS_PERTHREAD x threads).",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&TcpRingTransport::m_sockets),
-                          MakeUintegerChecker<uint32_t>(1, 64))
-            .AddAttribute("HostCeiling",
-                          "Host-side throughput ceiling of the socket path (0 = none).",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&TcpRingTransport::m_hostCeiling),
-                          MakeDataRateChecker())
-            .AddAttribute("MaxWriteBytes",
-                          "Largest single write into a socket (a copy of NCCL's staging buffer).",
-                          UintegerValue(1 << 20),
-                          MakeUintegerAccessor(&TcpRingTransport::m_maxWriteBytes),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddTraceSource("MessageSent",
-                            "A message was queued to the next rank (bytes).",
-                            MakeTraceSourceAccessor(&TcpRingTransport::m_messageSentTrace),
-                            "ns3::RingTransport::BytesTracedCallback")
-            .AddTraceSource("MessageReceived",
-                            "A posted receive from the previous rank completed (bytes).",
-                            MakeTraceSourceAccessor(&TcpRingTransport::m_messageReceivedTrace),
-                            "ns3::RingTransport::BytesTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::TcpRingTransport")
+              .SetParent<RingTransport>()
+              .SetGroupName("Flumen")
+              .AddConstructor<TcpRingTransport>()
+              .AddAttribute("ListenPort",
+                            "TCP port on which every rank accepts its predecessor's connections.",
+                            UintegerValue(45000),
+                            MakeUintegerAccessor(&TcpRingTransport::m_listenPort),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("LocalPortBase",
+                            "First local port of the outgoing connections; connection k binds "
+                            "LocalPortBase+k so the receiver knows each stripe's index.",
+                            UintegerValue(40000),
+                            MakeUintegerAccessor(&TcpRingTransport::m_localPortBase),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("SocketsPerPeer",
+                            "TCP connections to the next rank (NCCL_NSOCKS_PERTHREAD x threads).",
+                            UintegerValue(1), MakeUintegerAccessor(&TcpRingTransport::m_sockets),
+                            MakeUintegerChecker<uint32_t>(1, 64))
+              .AddAttribute(
+                  "HostCeiling", "Host-side throughput ceiling of the socket path (0 = none).",
+                  DataRateValue(DataRate(0)),
+                  MakeDataRateAccessor(&TcpRingTransport::m_hostCeiling), MakeDataRateChecker())
+              .AddAttribute("MaxWriteBytes",
+                            "Largest single write into a socket (a copy of NCCL's staging buffer).",
+                            UintegerValue(1 << 20),
+                            MakeUintegerAccessor(&TcpRingTransport::m_maxWriteBytes),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddTraceSource("MessageSent", "A message was queued to the next rank (bytes).",
+                              MakeTraceSourceAccessor(&TcpRingTransport::m_messageSentTrace),
+                              "ns3::RingTransport::BytesTracedCallback")
+              .AddTraceSource("MessageReceived",
+                              "A posted receive from the previous rank completed (bytes).",
+                              MakeTraceSourceAccessor(&TcpRingTransport::m_messageReceivedTrace),
+                              "ns3::RingTransport::BytesTracedCallback");
     return tid;
 }
 
@@ -121,9 +118,8 @@ TcpRingTransport::Start()
         NS_FATAL_ERROR("TcpRingTransport: cannot listen on port " << m_listenPort);
     }
     m_listener->Listen();
-    m_listener->SetAcceptCallback(
-        MakeCallback(&TcpRingTransport::HandleConnectionRequest, this),
-        MakeCallback(&TcpRingTransport::HandleAccept, this));
+    m_listener->SetAcceptCallback(MakeCallback(&TcpRingTransport::HandleConnectionRequest, this),
+                                  MakeCallback(&TcpRingTransport::HandleAccept, this));
 
     m_out.resize(m_sockets);
     Ipv4Address next = Ipv4Address::ConvertFrom(m_nextAddress);
@@ -199,8 +195,8 @@ TcpRingTransport::Pump()
             {
                 break; // HandleSendSpace resumes
             }
-            uint32_t n = static_cast<uint32_t>(
-                std::min<uint64_t>({o.pending, avail, m_maxWriteBytes}));
+            uint32_t n
+                = static_cast<uint32_t>(std::min<uint64_t>({ o.pending, avail, m_maxWriteBytes }));
             if (ceiling)
             {
                 // Writes stay small so the ceiling paces smoothly rather than in big bursts.
@@ -215,8 +211,8 @@ TcpRingTransport::Pump()
             m_bytesSent += sent;
             if (ceiling)
             {
-                m_ceilingFreeAt = std::max(m_ceilingFreeAt, Simulator::Now()) +
-                                  m_hostCeiling.CalculateBytesTxTime(sent);
+                m_ceilingFreeAt = std::max(m_ceilingFreeAt, Simulator::Now())
+                                  + m_hostCeiling.CalculateBytesTxTime(sent);
             }
         }
     }

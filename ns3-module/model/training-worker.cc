@@ -16,54 +16,46 @@ NS_OBJECT_ENSURE_REGISTERED(TrainingWorker);
 TypeId
 TrainingWorker::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::TrainingWorker")
-            .SetParent<Application>()
-            .SetGroupName("Flumen")
-            .AddConstructor<TrainingWorker>()
-            .AddAttribute("Rank",
-                          "Position of this worker in the ring.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&TrainingWorker::m_rank),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Ranks",
-                          "Number of workers in the ring.",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&TrainingWorker::m_ranks),
-                          MakeUintegerChecker<uint32_t>(2))
-            .AddAttribute("Iterations",
-                          "Training iterations to run, warm-up included.",
-                          UintegerValue(10),
-                          MakeUintegerAccessor(&TrainingWorker::m_iterations),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("GradientBytes",
-                          "Bytes all-reduced per iteration (parameters x 4 for fp32).",
-                          UintegerValue(4 * 25557032ULL),
-                          MakeUintegerAccessor(&TrainingWorker::m_gradientBytes),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("ComputeTime",
-                          "Mean compute time of one iteration (no communication).",
-                          TimeValue(MilliSeconds(100)),
-                          MakeTimeAccessor(&TrainingWorker::m_computeTime),
-                          MakeTimeChecker(Seconds(0)))
-            .AddAttribute("ComputeJitterCv",
-                          "Coefficient of variation of the compute time (normal, truncated "
-                          "at +-3 sigma).",
-                          DoubleValue(0.0),
-                          MakeDoubleAccessor(&TrainingWorker::m_computeJitterCv),
-                          MakeDoubleChecker<double>(0.0, 0.3))
-            .AddTraceSource("IterationStart",
-                            "An iteration began (rank, iteration, time).",
-                            MakeTraceSourceAccessor(&TrainingWorker::m_iterationStartTrace),
-                            "ns3::TrainingWorker::IterationTracedCallback")
-            .AddTraceSource("ComputeEnd",
-                            "An iteration's computation ended and its all-reduce began.",
-                            MakeTraceSourceAccessor(&TrainingWorker::m_computeEndTrace),
-                            "ns3::TrainingWorker::IterationTracedCallback")
-            .AddTraceSource("IterationEnd",
-                            "An iteration's all-reduce completed (rank, iteration, time).",
-                            MakeTraceSourceAccessor(&TrainingWorker::m_iterationEndTrace),
-                            "ns3::TrainingWorker::IterationTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::TrainingWorker")
+              .SetParent<Application>()
+              .SetGroupName("Flumen")
+              .AddConstructor<TrainingWorker>()
+              .AddAttribute("Rank", "Position of this worker in the ring.", UintegerValue(0),
+                            MakeUintegerAccessor(&TrainingWorker::m_rank),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Ranks", "Number of workers in the ring.", UintegerValue(2),
+                            MakeUintegerAccessor(&TrainingWorker::m_ranks),
+                            MakeUintegerChecker<uint32_t>(2))
+              .AddAttribute("Iterations", "Training iterations to run, warm-up included.",
+                            UintegerValue(10), MakeUintegerAccessor(&TrainingWorker::m_iterations),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("GradientBytes",
+                            "Bytes all-reduced per iteration (parameters x 4 for fp32).",
+                            UintegerValue(4 * 25557032ULL),
+                            MakeUintegerAccessor(&TrainingWorker::m_gradientBytes),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("ComputeTime", "Mean compute time of one iteration (no communication).",
+                            TimeValue(MilliSeconds(100)),
+                            MakeTimeAccessor(&TrainingWorker::m_computeTime),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("ComputeJitterCv",
+                            "Coefficient of variation of the compute time (normal, truncated "
+                            "at +-3 sigma).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&TrainingWorker::m_computeJitterCv),
+                            MakeDoubleChecker<double>(0.0, 0.3))
+              .AddTraceSource("IterationStart", "An iteration began (rank, iteration, time).",
+                              MakeTraceSourceAccessor(&TrainingWorker::m_iterationStartTrace),
+                              "ns3::TrainingWorker::IterationTracedCallback")
+              .AddTraceSource("ComputeEnd",
+                              "An iteration's computation ended and its all-reduce began.",
+                              MakeTraceSourceAccessor(&TrainingWorker::m_computeEndTrace),
+                              "ns3::TrainingWorker::IterationTracedCallback")
+              .AddTraceSource("IterationEnd",
+                              "An iteration's all-reduce completed (rank, iteration, time).",
+                              MakeTraceSourceAccessor(&TrainingWorker::m_iterationEndTrace),
+                              "ns3::TrainingWorker::IterationTracedCallback");
     return tid;
 }
 
