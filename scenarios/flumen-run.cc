@@ -1,5 +1,7 @@
 // flumen-run: runs one JSON scenario. `./flumen run FILE [--set key=value ...] [--out DIR]`.
 // Exit codes: 0 done, 2 bad input (nothing written), 1 the run failed (nothing written).
+#include "atomic-file.h"
+#include "load-file.h"
 #include "run-outputs.h"
 #include "scenario-runner.h"
 #include "scenario.h"
@@ -16,14 +18,53 @@ namespace
 
 const char* kUsage
     = "usage: flumen run FILE [--set key=value ...] [--out DIR] [--quiet]\n"
+      "       flumen run FILE [--set key=value ...] --write-load-file PATH --duration-s S\n"
       "       flumen keys            list every scenario key\n"
-      "Writes DIR/iterations.csv and DIR/summary.json (DIR defaults to out/<file name>).\n";
+      "A run writes DIR/iterations.csv, DIR/summary.json, DIR/link.csv (the bottleneck's\n"
+      "time series) and, for websearch, burst and replay cross traffic, DIR/flows.csv; DIR\n"
+      "defaults to out/<file name>. --write-load-file runs nothing: it writes the testbed\n"
+      "load file of the scenario's websearch, burst or replay traffic for its first S\n"
+      "seconds, the same flows a run with the same seed plays.\n";
 
 int
 Usage(const std::string& problem)
 {
     std::cerr << "flumen: " << problem << "\n" << kUsage;
     return 2;
+}
+
+// Seconds from the command line: a number above 0, all of the text.
+bool
+ParseSeconds(const std::string& text, double& out)
+{
+    try
+    {
+        size_t used = 0;
+        out = std::stod(text, &used);
+        return used == text.size() && out > 0 && out <= 1e6;
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
+}
+
+int
+WriteLoadFile(const flumen::Scenario& scenario, const std::string& path, double seconds)
+{
+    try
+    {
+        auto flows = flumen::DrawCrossTrafficFlows(scenario, seconds);
+        flumen::WriteFileAtomically(path, flumen::FormatLoadFile(flows));
+        std::cout << fmt::format("wrote {}: {} flows in the first {} s of {} cross traffic\n", path,
+                                 flows.size(), seconds, scenario.crossType);
+        return 0;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen: " << e.what() << "\n";
+        return 2;
+    }
 }
 
 } // namespace
@@ -34,6 +75,8 @@ main(int argc, char** argv)
     std::vector<std::string> args(argv + 1, argv + argc);
     std::string file;
     std::string outDir;
+    std::string loadFile;
+    std::string durationText;
     std::vector<std::string> sets;
     bool quiet = false;
     for (size_t i = 0; i < args.size(); ++i)
@@ -49,14 +92,21 @@ main(int argc, char** argv)
             std::cout << kUsage;
             return 0;
         }
-        if (a == "--set" || a == "--out")
+        if (a == "--set" || a == "--out" || a == "--write-load-file" || a == "--duration-s")
         {
             if (i + 1 >= args.size())
             {
                 return Usage(a + " needs a value");
             }
-            (a == "--set" ? sets.push_back(args[i + 1]) : void(outDir = args[i + 1]));
-            ++i;
+            const std::string& v = args[++i];
+            if (a == "--set")
+                sets.push_back(v);
+            else if (a == "--out")
+                outDir = v;
+            else if (a == "--write-load-file")
+                loadFile = v;
+            else
+                durationText = v;
         }
         else if (a.rfind("--set=", 0) == 0)
         {
@@ -87,6 +137,12 @@ main(int argc, char** argv)
     {
         return Usage("no scenario file given");
     }
+    double loadSeconds = 0;
+    if (!loadFile.empty() && !ParseSeconds(durationText, loadSeconds))
+    {
+        return Usage("--write-load-file needs --duration-s: seconds above 0 (at most 1e6), got '"
+                     + durationText + "'");
+    }
 
     flumen::Scenario scenario;
     try
@@ -103,6 +159,10 @@ main(int argc, char** argv)
         std::cerr << "flumen: scenario error: " << e.what() << "\n";
         return 2;
     }
+    if (!loadFile.empty())
+    {
+        return WriteLoadFile(scenario, loadFile, loadSeconds);
+    }
     if (outDir.empty())
     {
         outDir = "out/" + std::filesystem::path(file).stem().string();
@@ -113,12 +173,17 @@ main(int argc, char** argv)
         flumen::RunOptions options;
         options.progress = quiet ? nullptr : &std::cerr;
         flumen::RunOutput out = flumen::RunScenario(scenario, options);
-        flumen::WriteRunOutputs(outDir, out.rows, out.summary);
+        auto extra = flumen::ExtraOutputFiles(out);
+        flumen::WriteRunOutputs(outDir, out.rows, out.summary, extra);
         if (!quiet)
         {
             std::cout << flumen::FormatHumanSummary(out.summary);
-            std::cout << fmt::format("  wrote            {0}/iterations.csv, {0}/summary.json\n",
-                                     outDir);
+            std::string files = "iterations.csv";
+            for (const auto& [name, content] : extra)
+            {
+                files += ", " + name;
+            }
+            std::cout << fmt::format("  wrote            {}/ {}, summary.json\n", outDir, files);
         }
     }
     catch (const std::exception& e)

@@ -3,12 +3,15 @@
 #include "summary-statistics.h"
 
 #include "ns3/core-module.h"
+#include "ns3/flow-generator-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/iperf-helper.h"
+#include "ns3/link-time-series.h"
 #include "ns3/queue-monitor.h"
 #include "ns3/star-topology-helper.h"
 #include "ns3/tcp-ring-transport.h"
 #include "ns3/training-job-helper.h"
+#include "ns3/websearch-flow-schedule.h"
 
 #include <fmt/format.h>
 
@@ -79,7 +82,7 @@ struct RunState
     Clock::time_point lastProgress;
     Ptr<IterationRecorder> recorder;
     std::vector<Ptr<QueueMonitor>> monitors;
-    Ptr<PacketSink> crossSink;
+    std::function<uint64_t()> crossRx; //!< bytes the cross traffic's sink(s) received
     std::vector<Ptr<RingTransport>> transports;
     bool windowOpen = false;
     Time windowStart;
@@ -106,7 +109,7 @@ struct RunState
         {
             m->Reset();
         }
-        crossBytesAtWindow = crossSink ? crossSink->GetTotalRx() : 0;
+        crossBytesAtWindow = crossRx ? crossRx() : 0;
         jobBytesAtWindow = JobBytes();
     }
 
@@ -145,7 +148,97 @@ struct RunState
     }
 };
 
+// Random streams of the cross-traffic schedule (the job's workers use 100 onwards).
+constexpr int64_t kCrossTrafficStream = 1000;
+
+// The flow schedule of a websearch, burst or replay scenario, its streams fixed; needs the
+// seed set first. The same call serves runs and load-file writing, so both draw alike.
+Ptr<FlowSchedule>
+MakeCrossSchedule(const Scenario& s)
+{
+    Ptr<FlowSchedule> schedule;
+    DataRate load(static_cast<uint64_t>(std::llround(s.crossLoadGbps * 1e9)));
+    if (s.crossType == "websearch")
+    {
+        Ptr<ConsistentWebSearchSchedule> ws = CreateObject<ConsistentWebSearchSchedule>();
+        ws->Setup(s.sizeCdf, load, s.crossArrivals == "exponential", 0);
+        schedule = ws;
+    }
+    else if (s.crossType == "burst")
+    {
+        Ptr<BurstWebSearchSchedule> b = CreateObject<BurstWebSearchSchedule>();
+        b->SetAttribute("BurstWidth", UintegerValue(s.burstWidthUs));
+        b->SetAttribute("PeriodMultiple", UintegerValue(s.burstPeriodMultiple));
+        b->SetAttribute("BurstShare", DoubleValue(s.burstShare));
+        b->SetAttribute("MinFlows", UintegerValue(s.burstMinFlows));
+        b->Setup(s.sizeCdf, load, 0);
+        schedule = b;
+    }
+    else if (s.crossType == "replay")
+    {
+        std::vector<FlowArrival> flows;
+        flows.reserve(s.replayFlows.size());
+        for (const auto& f : s.replayFlows)
+        {
+            FlowArrival a;
+            a.startUs = f.startUs;
+            a.sizeBytes = f.sizeBytes;
+            a.destination = f.destination;
+            flows.push_back(a);
+        }
+        schedule = Create<ReplayFlowSchedule>(std::move(flows));
+    }
+    if (schedule)
+    {
+        schedule->AssignStreams(kCrossTrafficStream);
+    }
+    return schedule;
+}
+
+bool
+IsFlowTraffic(const std::string& type)
+{
+    return type == "websearch" || type == "burst" || type == "replay";
+}
+
 } // namespace
+
+std::vector<LoadFileFlow>
+DrawCrossTrafficFlows(const Scenario& s, double durationS)
+{
+    if (!IsFlowTraffic(s.crossType))
+    {
+        throw RunError(fmt::format("{}: cross_traffic.type '{}' has no load file (expected "
+                                   "websearch, burst or replay)",
+                                   s.source, s.crossType));
+    }
+    RngSeedManager::SetSeed(static_cast<uint32_t>(s.seed));
+    RngSeedManager::SetRun(1);
+    Ptr<FlowSchedule> schedule = MakeCrossSchedule(s);
+    std::vector<LoadFileFlow> out;
+    const auto limitUs = static_cast<uint64_t>(std::llround(durationS * 1e6));
+    FlowArrival a;
+    while (schedule->Next(a) && a.startUs < limitUs)
+    {
+        out.push_back({ a.startUs, a.sizeBytes, a.destination });
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>>
+ExtraOutputFiles(const RunOutput& out)
+{
+    std::vector<std::pair<std::string, std::string>> files;
+    if (!out.flows.empty() || IsFlowTraffic(out.summary["cross_traffic"]["type"]))
+    {
+        files.emplace_back("flows.csv", FormatFlowsCsv(out.flows));
+    }
+    if (!out.link.empty())
+    {
+        files.emplace_back("link.csv", FormatLinkCsv(out.link));
+    }
+    return files;
+}
 
 RunOutput
 RunScenario(const Scenario& s, const RunOptions& options)
@@ -166,6 +259,8 @@ RunScenario(const Scenario& s, const RunOptions& options)
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(s.tcpRcvBufBytes));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(s.tcpDelayedAckCount));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+    Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime",
+                       DoubleValue(s.tcpTimeWaitMs / 2.0 / 1000.0));
     Config::SetDefault("ns3::TcpSocketBase::MinRto",
                        TimeValue(MicroSeconds(std::llround(s.tcpMinRtoMs * 1000))));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
@@ -236,7 +331,28 @@ RunScenario(const Scenario& s, const RunOptions& options)
         IperfFlows flows
             = iperf.Install(t.hosts.Get(t.crossSource), t.hosts.Get(t.crossDestination),
                             t.hostAddresses[t.crossDestination], Seconds(s.crossStartS), crossStop);
-        state.crossSink = flows.sink;
+        Ptr<PacketSink> sink = flows.sink;
+        state.crossRx = [sink] { return sink->GetTotalRx(); };
+    }
+    FlowTraffic flowTraffic;
+    if (IsFlowTraffic(s.crossType))
+    {
+        flowTraffic = FlowGeneratorHelper().Install(
+            t.hosts.Get(t.crossSource), { t.hosts.Get(t.crossDestination) },
+            { t.hostAddresses[t.crossDestination] }, MakeCrossSchedule(s), Seconds(s.crossStartS),
+            crossStop);
+        Ptr<FlowSink> sink = flowTraffic.sinks.front();
+        state.crossRx = [sink] { return sink->GetTotalRx(); };
+    }
+    Ptr<LinkTimeSeries> series;
+    if (s.linkBinUs > 0)
+    {
+        series = CreateObject<LinkTimeSeries>();
+        series->SetAttribute("BinWidth", TimeValue(NanoSeconds(std::llround(s.linkBinUs * 1e3))));
+        // The ring listens on 45000 (TcpRingTransport's ListenPort): its data goes there and
+        // its ACKs come from there.
+        series->SetJobPorts({ 45000 });
+        series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
     }
 
     // Every egress port is watched; the configuration's bottleneck is reported first.
@@ -275,11 +391,24 @@ RunScenario(const Scenario& s, const RunOptions& options)
         handles.job = s.jobEnabled ? &job : nullptr;
         options.beforeRun(handles);
     }
-    Simulator::Stop(s.jobEnabled ? Seconds(s.maxTimeS) : Seconds(s.durationS));
+    const bool fixed = options.fixedDurationS > 0;
+    if (fixed)
+    {
+        // The job's end must not stop a fixed-length run.
+        if (state.recorder)
+        {
+            state.recorder->SetAllFinishedCallback(MakeNullCallback<void>());
+        }
+        Simulator::Stop(Seconds(options.fixedDurationS));
+    }
+    else
+    {
+        Simulator::Stop(s.jobEnabled ? Seconds(s.maxTimeS) : Seconds(s.durationS));
+    }
     Simulator::Run();
 
     const double simEnd = Simulator::Now().GetSeconds();
-    if (s.jobEnabled && state.iterationsDone < state.workers * s.iterations)
+    if (!fixed && s.jobEnabled && state.iterationsDone < state.workers * s.iterations)
     {
         uint32_t done = state.iterationsDone / std::max(1u, state.workers);
         std::string ranks;
@@ -327,16 +456,74 @@ RunScenario(const Scenario& s, const RunOptions& options)
     SummaryStatistics stats = Summarize(durations);
 
     double crossAchieved = 0;
-    if (state.crossSink && window > 0)
+    if (state.crossRx && window > 0)
     {
-        crossAchieved
-            = (state.crossSink->GetTotalRx() - state.crossBytesAtWindow) * 8.0 / window / 1e9;
+        crossAchieved = (state.crossRx() - state.crossBytesAtWindow) * 8.0 / window / 1e9;
     }
     double dlGoodput = 0;
     if (state.workers > 0 && window > 0)
     {
         dlGoodput
             = (state.JobBytes() - state.jobBytesAtWindow) * 8.0 / window / 1e9 / state.workers;
+    }
+    // Flows: every flow started, and what the generator offered inside the window.
+    double scheduledBytes = 0;
+    std::vector<double> fcts;
+    uint64_t flowsCompleted = 0;
+    uint64_t flowsFailed = 0;
+    if (flowTraffic.generator)
+    {
+        for (const auto& r : flowTraffic.generator->GetRecords())
+        {
+            FlowRow row;
+            row.id = r.id;
+            row.startS = r.start.GetSeconds();
+            row.sizeBytes = r.sizeBytes;
+            row.endS = r.IsComplete() ? r.end.GetSeconds() : -1.0;
+            row.failed = r.failed;
+            out.flows.push_back(row);
+            if (r.start >= state.windowStart)
+            {
+                scheduledBytes += r.sizeBytes + FlowGenerator::kHeaderBytes;
+            }
+            flowsFailed += r.failed ? 1 : 0;
+            if (r.IsComplete() && !r.failed)
+            {
+                ++flowsCompleted;
+                fcts.push_back((r.end - r.start).GetSeconds());
+            }
+        }
+    }
+    double offered = s.crossType == "none" ? 0.0 : s.crossLoadGbps;
+    if (s.crossType == "replay")
+    {
+        // A load file's own rate: its bytes over the span of its start times.
+        double bytes = 0;
+        uint64_t lastUs = 0;
+        for (const auto& f : s.replayFlows)
+        {
+            bytes += f.sizeBytes + FlowGenerator::kHeaderBytes;
+            lastUs = std::max(lastUs, f.startUs);
+        }
+        offered = lastUs > 0 ? bytes * 8.0 / (lastUs * 1e-6) / 1e9 : 0.0;
+    }
+    if (series)
+    {
+        const auto& bins = series->GetBins();
+        const double width = series->GetBinWidth().GetSeconds();
+        for (size_t i = 0; i < bins.size(); ++i)
+        {
+            LinkRow row;
+            row.startS = i * width;
+            row.widthS = width;
+            row.jobBytes = bins[i].jobBytes;
+            row.crossBytes = bins[i].crossBytes;
+            row.queueMeanBytes = bins[i].queueByteSeconds / width;
+            row.queueMaxBytes = bins[i].maxQueueBytes;
+            row.drops = bins[i].drops;
+            row.ecnMarks = bins[i].ecnMarks;
+            out.link.push_back(row);
+        }
     }
     const double wall = std::chrono::duration<double>(Clock::now() - wallStart).count();
 
@@ -374,8 +561,22 @@ RunScenario(const Scenario& s, const RunOptions& options)
                 { "idle_estimate_s", idle } };
     }
     summary["cross_traffic"] = { { "type", s.crossType },
-                                 { "offered_gbps", s.crossType == "none" ? 0.0 : s.crossLoadGbps },
+                                 { "offered_gbps", offered },
                                  { "achieved_gbps", crossAchieved } };
+    if (flowTraffic.generator)
+    {
+        SummaryStatistics f = Summarize(fcts);
+        // Bytes (with the 8-byte headers) of the flows that started in the window: what the
+        // generator really offered, which for heavy-tailed sizes differs from the request.
+        summary["cross_traffic"]["scheduled_gbps"]
+            = window > 0 ? scheduledBytes * 8.0 / window / 1e9 : 0.0;
+        summary["cross_traffic"]["flows"] = { { "started", out.flows.size() },
+                                              { "completed", flowsCompleted },
+                                              { "failed", flowsFailed },
+                                              { "open_at_end",
+                                                flowTraffic.sinks.front()->GetConnectionsOpen() },
+                                              { "fct_s", StatsJson(f) } };
+    }
     summary["dl_goodput_gbps"] = dlGoodput;
     summary["bottleneck"] = { { "port", t.GetBottleneckName() },
                               { "utilization", bottleneck->GetUtilization() },
@@ -389,6 +590,15 @@ RunScenario(const Scenario& s, const RunOptions& options)
     summary["wall_time_s"] = wall;
     summary["wall_per_simulated_s"] = simEnd > 0 ? wall / simEnd : 0.0;
     summary["events"] = Simulator::GetEventCount();
+    uint64_t hops = 0;
+    uint64_t torPackets = 0;
+    for (size_t i = 1; i < state.monitors.size(); ++i) // [0] is the bottleneck, again
+    {
+        uint64_t n = state.monitors[i]->GetTxPacketsSinceAttach();
+        hops += n;
+        torPackets += (i % 2 == 0) ? n : 0; // host NIC, then ToR port, per host
+    }
+    summary["packets"] = { { "hops", hops }, { "tor_forwarded", torPackets } };
     summary["scenario"] = s.resolved;
     out.summary = summary;
 
@@ -436,6 +646,16 @@ FormatHumanSummary(const json& sm)
         out += fmt::format("  cross traffic    offered {:.2f} Gbps, achieved {:.2f} Gbps\n",
                            sm["cross_traffic"]["offered_gbps"].get<double>(),
                            sm["cross_traffic"]["achieved_gbps"].get<double>());
+        if (sm["cross_traffic"].contains("flows"))
+        {
+            const json& f = sm["cross_traffic"]["flows"];
+            out += fmt::format(
+                "  flows            {} started, {} completed, {} failed; "
+                "scheduled {:.2f} Gbps; FCT p50 {:.3f} ms p99 {:.3f} ms\n",
+                f["started"].get<uint64_t>(), f["completed"].get<uint64_t>(),
+                f["failed"].get<uint64_t>(), sm["cross_traffic"]["scheduled_gbps"].get<double>(),
+                f["fct_s"]["p50"].get<double>() * 1e3, f["fct_s"]["p99"].get<double>() * 1e3);
+        }
     }
     const json& b = sm["bottleneck"];
     out += fmt::format("  bottleneck       {}: utilization {:.1f}%, drops {}, ECN marks {}, "

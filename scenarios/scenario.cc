@@ -1,10 +1,14 @@
 #include "scenario.h"
 
+#include "load-file.h"
+
+#include "ns3/flow-size-cdf.h"
 #include "ns3/model-profile.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -102,13 +106,37 @@ MakeKeys()
                     "host-side throughput ceiling of NCCL's socket path per worker "
                     "(0 = none)",
                     0, 1000));
-    k.push_back(Choice("cross_traffic.type", "none", { "none", "iperf" },
-                       "cross traffic: none, or iperf (long-lived TCP streams paced to "
-                       "load/streams each)"));
+    k.push_back(Choice("cross_traffic.type", "none",
+                       { "none", "iperf", "websearch", "burst", "replay" },
+                       "cross traffic: none; iperf (long-lived TCP streams paced to "
+                       "load/streams each); websearch (a new TCP connection per flow, sizes "
+                       "from the web-search CDF); burst (web-search with periodic bursts); "
+                       "replay (the flows of a testbed load file, cross_traffic.file)"));
     k.push_back(Key("cross_traffic.load_gbps", KeyType::Number, 0.0,
                     "offered cross-traffic load (at most the link rate)", 0, 1000));
     k.push_back(
         Key("cross_traffic.streams", KeyType::Integer, 4, "iperf parallel streams (-P)", 1, 64));
+    k.push_back(Choice("cross_traffic.arrivals", "testbed", { "testbed", "exponential" },
+                       "websearch flow start gaps: testbed = Poisson-distributed whole "
+                       "microseconds (nearly periodic, as the testbed drew them); "
+                       "exponential = textbook Poisson arrivals"));
+    k.push_back(Key("cross_traffic.size_cdf", KeyType::String, "",
+                    "flow-size CDF file (`size_in_packets 1 cumulative_probability` lines, "
+                    "1460-byte packets; relative to the scenario file); empty = the "
+                    "testbed's web-search CDF"));
+    k.push_back(Key("cross_traffic.file", KeyType::String, "",
+                    "replay: testbed load file (first line N, then `start_us size_bytes "
+                    "dest_index`; relative to the scenario file)"));
+    k.push_back(Key("cross_traffic.burst.width_us", KeyType::Integer, 1000,
+                    "burst: width of the burst window", 1, 1e7));
+    k.push_back(Key("cross_traffic.burst.period_multiple", KeyType::Integer, 10,
+                    "burst: period = period_multiple x width_us", 2, 1e6));
+    k.push_back(Key("cross_traffic.burst.share", KeyType::Number, 0.3,
+                    "burst: fraction of each period's bytes in its two burst flows", 0, 1));
+    k.push_back(Key("cross_traffic.burst.min_flows", KeyType::Integer, 8,
+                    "burst: fewest web-search flows outside the burst (sizes scaled down "
+                    "when fewer would be drawn)",
+                    1, 1e6));
     k.push_back(Key("cross_traffic.start_s", KeyType::Number, 0.0,
                     "when the cross traffic starts (the job starts at 0)", 0, 1e6));
     k.push_back(Choice("tcp.congestion_control", "cubic", { "cubic", "newreno", "dctcp" },
@@ -119,6 +147,11 @@ MakeKeys()
                     "TCP receive buffer per socket (bounds the window; ns-3 has no "
                     "autotuning)",
                     4096, 1e9));
+    k.push_back(Key("tcp.time_wait_ms", KeyType::Number, 1.0,
+                    "TIME_WAIT of closed connections (2 x MSL). ns-3 holds the local port "
+                    "for all of it and has 16k ephemeral ports; Linux reuses TIME_WAIT "
+                    "ports for new outgoing connections, so a short TIME_WAIT stands in",
+                    0.001, 240000));
     k.push_back(Key("tcp.min_rto_ms", KeyType::Number, 200.0,
                     "minimum retransmission timeout (Linux: 200 ms)", 0.001, 1e6));
     k.push_back(
@@ -141,6 +174,9 @@ MakeKeys()
     k.push_back(Choice("simulation.scheduler", "map", { "map", "heap", "calendar", "list" },
                        "ns-3 event scheduler (map was fastest here; calendar was 16x "
                        "slower with TCP's many cancelled timers)"));
+    k.push_back(Key("outputs.link_bin_us", KeyType::Number, 100.0,
+                    "bin width of link.csv, the bottleneck's time series (0 = no link.csv)", 0,
+                    1e9));
     k.push_back(Key("simulation.progress_interval_s", KeyType::Number, 2.0,
                     "wall seconds between progress lines on stderr (0 = none)", 0, 1e6));
     return k;
@@ -393,6 +429,94 @@ CheckQueue(const std::string& source, const QueueSettings& q, const std::string&
     }
 }
 
+// A path from the scenario, relative to the scenario file's folder unless absolute.
+std::string
+ScenarioRelative(const std::string& source, const std::string& path)
+{
+    std::filesystem::path p(path);
+    if (p.is_absolute())
+    {
+        return path;
+    }
+    return (std::filesystem::path(source).parent_path() / p).lexically_normal().string();
+}
+
+// The testbed generator's web-search CDF (shared/testbed/generator/websearch_cdf.txt).
+ns3::FlowSizeCdf
+TestbedWebSearchCdf()
+{
+    return ns3::FlowSizeCdf({ { 3, 0 },
+                              { 6, 0.15 },
+                              { 13, 0.2 },
+                              { 19, 0.3 },
+                              { 33, 0.4 },
+                              { 53, 0.53 },
+                              { 133, 0.6 },
+                              { 667, 0.7 },
+                              { 1333, 0.8 },
+                              { 3333, 0.9 },
+                              { 6667, 0.97 },
+                              { 20000, 1 } });
+}
+
+// Reads the CDF and the replay file now, so that bad files fail before anything runs.
+void
+LoadCrossTrafficFiles(Scenario& s, const std::string& cdfPath, const std::string& replayPath)
+{
+    if (cdfPath.empty())
+    {
+        s.sizeCdf = TestbedWebSearchCdf();
+    }
+    else
+    {
+        try
+        {
+            s.sizeCdf = ns3::FlowSizeCdf::Load(ScenarioRelative(s.source, cdfPath));
+        }
+        catch (const ns3::FlowSizeCdfError& e)
+        {
+            Fail(s.source, "cross_traffic.size_cdf", e.what());
+        }
+    }
+    s.replayFlows.clear();
+    if (s.crossType != "replay")
+    {
+        return;
+    }
+    if (replayPath.empty())
+    {
+        Fail(s.source, "cross_traffic.file",
+             "expected the path of a load file for cross_traffic.type 'replay'");
+    }
+    std::string path = ScenarioRelative(s.source, replayPath);
+    try
+    {
+        s.replayFlows = ReadLoadFile(path);
+    }
+    catch (const LoadFileError& e)
+    {
+        Fail(s.source, "cross_traffic.file", e.what());
+    }
+    for (size_t i = 0; i < s.replayFlows.size(); ++i)
+    {
+        const auto& f = s.replayFlows[i];
+        // Configurations A and B each have one cross-traffic destination: index 0.
+        if (f.destination != 0)
+        {
+            Fail(s.source, "cross_traffic.file",
+                 fmt::format("{}:{}: destination index {}, but configuration {} has one "
+                             "cross-traffic destination (index 0)",
+                             path, i + 2, f.destination, s.configuration));
+        }
+        if (f.sizeBytes >= (1ULL << 32))
+        {
+            Fail(s.source, "cross_traffic.file",
+                 fmt::format("{}:{}: flow size {} B, expected below 4 GiB", path, i + 2,
+                             f.sizeBytes));
+        }
+    }
+}
+
 } // namespace
 
 const std::vector<KeySpec>&
@@ -626,13 +750,20 @@ ResolveScenario(const json& user, const std::string& source)
     s.crossLoadGbps = Get(r, "cross_traffic.load_gbps").get<double>();
     s.crossStreams = Get(r, "cross_traffic.streams").get<uint32_t>();
     s.crossStartS = Get(r, "cross_traffic.start_s").get<double>();
+    s.crossArrivals = Get(r, "cross_traffic.arrivals").get<std::string>();
+    s.burstWidthUs = Get(r, "cross_traffic.burst.width_us").get<uint64_t>();
+    s.burstPeriodMultiple = Get(r, "cross_traffic.burst.period_multiple").get<uint32_t>();
+    s.burstShare = Get(r, "cross_traffic.burst.share").get<double>();
+    s.burstMinFlows = Get(r, "cross_traffic.burst.min_flows").get<uint32_t>();
+    LoadCrossTrafficFiles(s, Get(r, "cross_traffic.size_cdf").get<std::string>(),
+                          Get(r, "cross_traffic.file").get<std::string>());
     if (s.crossLoadGbps > s.linkRateGbps)
     {
         Fail(source, "cross_traffic.load_gbps",
              fmt::format("expected at most the link rate (topology.link_rate_gbps = {}), got {}",
                          s.linkRateGbps, s.crossLoadGbps));
     }
-    if (s.crossType != "none" && s.crossLoadGbps <= 0)
+    if (s.crossType != "none" && s.crossType != "replay" && s.crossLoadGbps <= 0)
     {
         Fail(source, "cross_traffic.load_gbps",
              fmt::format("expected a load above 0 for cross_traffic.type '{}', got {}", s.crossType,
@@ -643,6 +774,8 @@ ResolveScenario(const json& user, const std::string& source)
     s.tcpSndBufBytes = Get(r, "tcp.snd_buf_bytes").get<uint32_t>();
     s.tcpRcvBufBytes = Get(r, "tcp.rcv_buf_bytes").get<uint32_t>();
     s.tcpMinRtoMs = Get(r, "tcp.min_rto_ms").get<double>();
+    s.tcpTimeWaitMs = Get(r, "tcp.time_wait_ms").get<double>();
+    s.linkBinUs = Get(r, "outputs.link_bin_us").get<double>();
     s.tcpDelayedAckCount = Get(r, "tcp.delayed_ack_count").get<uint32_t>();
     s.tcpEcn = Get(r, "tcp.ecn").get<bool>();
     s.tcpSack = Get(r, "tcp.sack").get<bool>();

@@ -3,6 +3,10 @@
 #ifndef FLUMEN_SCENARIO_H
 #define FLUMEN_SCENARIO_H
 
+#include "load-file.h"
+
+#include "ns3/flow-size-cdf.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -88,11 +92,20 @@ struct Scenario
     double crossLoadGbps;
     uint32_t crossStreams;
     double crossStartS;
+    std::string crossArrivals; //!< "testbed" or "exponential"
+    uint64_t burstWidthUs;
+    uint32_t burstPeriodMultiple;
+    double burstShare;
+    uint32_t burstMinFlows;
+    ns3::FlowSizeCdf sizeCdf;              //!< web-search and burst flow sizes
+    std::vector<LoadFileFlow> replayFlows; //!< replay: the load file's flows
 
     std::string tcpCongestionControl;
     uint32_t tcpSndBufBytes;
     uint32_t tcpRcvBufBytes;
     double tcpMinRtoMs;
+    double tcpTimeWaitMs;
+    double linkBinUs;
     uint32_t tcpDelayedAckCount;
     bool tcpEcn;
     bool tcpSack;

@@ -92,9 +92,39 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
     return rows;
 }
 
+std::string
+FormatFlowsCsv(const std::vector<FlowRow>& rows)
+{
+    std::string out = "flow_id,start_s,size_bytes,end_s,fct_s,completed\n";
+    for (const auto& r : rows)
+    {
+        bool done = r.endS >= 0 && !r.failed;
+        out += done ? fmt::format("{},{:.9f},{},{:.9f},{:.9f},1\n", r.id, r.startS, r.sizeBytes,
+                                  r.endS, r.endS - r.startS)
+                    : fmt::format("{},{:.9f},{},,,0\n", r.id, r.startS, r.sizeBytes);
+    }
+    return out;
+}
+
+std::string
+FormatLinkCsv(const std::vector<LinkRow>& rows)
+{
+    std::string out = "time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,"
+                      "queue_max_bytes,drops,ecn_marks\n";
+    for (const auto& r : rows)
+    {
+        double toGbps = r.widthS > 0 ? 8.0 / r.widthS / 1e9 : 0.0;
+        out += fmt::format("{:.6f},{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n", r.startS, r.jobBytes,
+                           r.crossBytes, r.jobBytes * toGbps, r.crossBytes * toGbps,
+                           r.queueMeanBytes, r.queueMaxBytes, r.drops, r.ecnMarks);
+    }
+    return out;
+}
+
 void
 WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
-                const nlohmann::json& summary)
+                const nlohmann::json& summary,
+                const std::vector<std::pair<std::string, std::string>>& extraFiles)
 {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -104,6 +134,10 @@ WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
             fmt::format("{}: cannot create the output folder: {}", dir, ec.message()));
     }
     WriteFileAtomically(dir + "/iterations.csv", FormatIterationsCsv(rows));
+    for (const auto& [name, content] : extraFiles)
+    {
+        WriteFileAtomically(dir + "/" + name, content);
+    }
     WriteFileAtomically(dir + "/summary.json", summary.dump(2) + "\n");
 }
 

@@ -31,8 +31,44 @@ std::string FormatIterationsCsv(const std::vector<IterationRow>& rows);
 std::vector<IterationRow> ParseIterationsCsv(const std::string& text, const std::string& source);
 
 /** Creates `dir` if needed and writes iterations.csv and summary.json atomically. */
+/** One cross-traffic flow (flows.csv). */
+struct FlowRow
+{
+    uint32_t id = 0;
+    double startS = 0;
+    uint64_t sizeBytes = 0;
+    double endS = -1; //!< negative: not complete when the run ended
+    bool failed = false;
+};
+
+/** One bin of the bottleneck link's time series (link.csv). */
+struct LinkRow
+{
+    double startS = 0;
+    double widthS = 0;
+    uint64_t jobBytes = 0;
+    uint64_t crossBytes = 0;
+    double queueMeanBytes = 0;
+    uint32_t queueMaxBytes = 0;
+    uint32_t drops = 0;
+    uint32_t ecnMarks = 0;
+};
+
+/** Header: flow_id,start_s,size_bytes,end_s,fct_s,completed (end_s and fct_s empty if not). */
+std::string FormatFlowsCsv(const std::vector<FlowRow>& rows);
+/**
+ * Header: time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,queue_max_bytes,
+ * drops,ecn_marks (time_s = start of the bin).
+ */
+std::string FormatLinkCsv(const std::vector<LinkRow>& rows);
+
+/**
+ * Creates `dir` if needed and writes iterations.csv, each extra file (name, content), then
+ * summary.json last, every one atomically.
+ */
 void WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
-                     const nlohmann::json& summary);
+                     const nlohmann::json& summary,
+                     const std::vector<std::pair<std::string, std::string>>& extraFiles = {});
 
 } // namespace flumen
 

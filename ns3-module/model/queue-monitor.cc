@@ -112,6 +112,7 @@ QueueMonitor::HandleTx(Ptr<const Packet> packet)
 {
     m_txBytes += packet->GetSize();
     ++m_txPackets;
+    ++m_txPacketsTotal;
 }
 
 void

@@ -31,6 +31,8 @@ class QueueMonitor : public Object
     uint64_t GetEcnMarks() const { return m_marks; }
     uint64_t GetTxBytes() const { return m_txBytes; }
     uint64_t GetTxPackets() const { return m_txPackets; }
+    /** Packets put on the link since Attach(), whatever the window (for speed figures). */
+    uint64_t GetTxPacketsSinceAttach() const { return m_txPacketsTotal; }
     uint32_t GetMaxQueueBytes() const { return m_maxBytes; }
     uint32_t GetQueueBytes() const;
     /** Time-averaged queue occupancy in bytes since Reset(). */
@@ -62,6 +64,7 @@ class QueueMonitor : public Object
     uint64_t m_marks = 0;
     uint64_t m_txBytes = 0;
     uint64_t m_txPackets = 0;
+    uint64_t m_txPacketsTotal = 0;
 };
 
 } // namespace ns3

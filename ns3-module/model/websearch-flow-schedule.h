@@ -1,0 +1,95 @@
+/*
+ * Web-search cross traffic as the testbed's generator drew it (see shared/testbed/README.md
+ * and the thesis's Algorithms 1 and 2), one flow at a time.
+ *
+ * Consistent: sizes from the CDF; gaps between starts drawn as Poisson(mean_gap_us) whole
+ * microseconds (numpy.random.poisson), mean_gap = mean size x 8 / load, which makes
+ * arrivals nearly periodic. Option: textbook exponential gaps with the same mean (rounded to
+ * whole microseconds).
+ *
+ * Burst: repeating periods of PeriodMultiple x BurstWidth. Each period holds load x period
+ * bytes: BurstShare of them in two burst flows (split f ~ N(0.5, 0.08) clamped to
+ * [0.05, 0.95]); the first starts uniformly inside the burst window [0, width), the second
+ * 300 us + Exp(mean 200 us) after the first. The rest goes to max(MinFlows,
+ * floor(rest / mean size)) web-search flows, whose sizes are scaled by
+ * rest / (n x mean size) when fewer than MinFlows would be drawn, starting after the burst
+ * window with Poisson gaps of mean (period - width) / n.
+ */
+#ifndef FLUMEN_WEBSEARCH_FLOW_SCHEDULE_H
+#define FLUMEN_WEBSEARCH_FLOW_SCHEDULE_H
+
+#include "flow-schedule.h"
+#include "flow-size-cdf.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/random-variable-stream.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+/**
+ * Poisson(mean) integer from uniform draws: inversion by multiplication below mean 10,
+ * Hoermann's transformed rejection (PTRS, as numpy uses) from 10 on.
+ */
+uint64_t DrawPoisson(Ptr<UniformRandomVariable> uniform, double mean);
+
+class ConsistentWebSearchSchedule : public FlowSchedule
+{
+  public:
+    static TypeId GetTypeId();
+    ConsistentWebSearchSchedule();
+
+    /** Must be called before the first Next(). */
+    void Setup(const FlowSizeCdf& cdf, DataRate load, bool exponentialGaps, uint32_t destination);
+    bool Next(FlowArrival& flow) override;
+    int64_t AssignStreams(int64_t stream) override;
+    double GetMeanGapUs() const { return m_meanGapUs; }
+
+  private:
+    FlowSizeCdf m_cdf;
+    bool m_exponential = false;
+    uint32_t m_destination = 0;
+    double m_meanGapUs = 0;
+    uint64_t m_clockUs = 0;
+    Ptr<UniformRandomVariable> m_sizeRv;
+    Ptr<UniformRandomVariable> m_gapRv;
+};
+
+class BurstWebSearchSchedule : public FlowSchedule
+{
+  public:
+    static TypeId GetTypeId();
+    BurstWebSearchSchedule();
+
+    /** Must be called before the first Next(). Attributes set the burst shape. */
+    void Setup(const FlowSizeCdf& cdf, DataRate load, uint32_t destination);
+    bool Next(FlowArrival& flow) override;
+    int64_t AssignStreams(int64_t stream) override;
+
+    uint64_t GetPeriodUs() const;
+    uint64_t GetBurstWidthUs() const { return m_widthUs; }
+
+  private:
+    void GeneratePeriod(); // appends period m_period's flows to m_pending, sorted
+
+    // Attributes
+    uint64_t m_widthUs;
+    uint32_t m_periodMultiple;
+    double m_burstShare;
+    uint32_t m_minFlows;
+
+    FlowSizeCdf m_cdf;
+    double m_loadBps = 0;
+    uint32_t m_destination = 0;
+    uint64_t m_period = 0; //!< index of the next period to generate
+    std::deque<FlowArrival> m_pending;
+    Ptr<UniformRandomVariable> m_sizeRv;
+    Ptr<UniformRandomVariable> m_gapRv;
+    Ptr<UniformRandomVariable> m_burstRv;
+};
+
+} // namespace ns3
+
+#endif
