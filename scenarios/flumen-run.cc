@@ -183,7 +183,7 @@ main(int argc, char** argv)
             {
                 files += ", " + name;
             }
-            std::cout << fmt::format("  wrote            {}/ {}, summary.json\n", outDir, files);
+            std::cout << fmt::format("  wrote            {}: {}, summary.json\n", outDir, files);
         }
     }
     catch (const std::exception& e)

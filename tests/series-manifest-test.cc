@@ -1,0 +1,123 @@
+// Series manifests: every shipped manifest loads its files and joins them on index; bad
+// manifests are named by file and key.
+#include "series-manifest.h"
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+
+using namespace flumen;
+
+namespace
+{
+
+const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
+
+const SeriesPoint*
+Find(const Series& s, const std::string& model, double index)
+{
+    for (const auto& p : s.points)
+    {
+        if (p.model == model && p.index == index)
+        {
+            return &p;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TEST(SeriesManifest, EveryShippedManifestLoads)
+{
+    for (std::string name : { "iperf-rdma-configA", "websearch-rdma-configB",
+                              "websearch-tcp-configB", "iteration-cdfs" })
+    {
+        Series s = LoadSeries(kManifests + name + ".json");
+        size_t idle = 0;
+        size_t joined = 0;
+        for (const auto& p : s.points)
+        {
+            idle += p.idle;
+            joined += !std::isnan(p.measuredGbps);
+        }
+        std::cout << "[measure] " << name << ": " << s.points.size() << " points (" << idle
+                  << " idle, " << joined << " with a measured rate), " << s.cdfs.size()
+                  << " CDFs\n";
+        EXPECT_EQ(s.name, name);
+        EXPECT_TRUE(!s.points.empty() || !s.cdfs.empty()) << name;
+    }
+}
+
+TEST(SeriesManifest, JoinsOnIndexAsTheReadmeSays)
+{
+    Series a = LoadSeries(kManifests + "iperf-rdma-configA.json");
+    EXPECT_EQ(a.workers, 4);
+    EXPECT_EQ(a.configuration, "A");
+    const SeriesPoint* idle = Find(a, "resnet50", 0);
+    ASSERT_NE(idle, nullptr);
+    EXPECT_TRUE(idle->idle);
+    EXPECT_DOUBLE_EQ(idle->measuredGbps, 0.0);
+    EXPECT_DOUBLE_EQ(idle->meanS, 0.1585797969915617);
+    const SeriesPoint* one = Find(a, "resnet50", 1);
+    ASSERT_NE(one, nullptr);
+    EXPECT_FALSE(one->idle);
+    EXPECT_NEAR(one->measuredGbps, 0.9997136929460581, 1e-12); // Mbps in the file
+    EXPECT_TRUE(std::isnan(one->requestedGbps));
+
+    Series t = LoadSeries(kManifests + "websearch-tcp-configB.json");
+    const SeriesPoint* twenty = Find(t, "resnet50", 20);
+    ASSERT_NE(twenty, nullptr);
+    EXPECT_DOUBLE_EQ(twenty->requestedGbps, 20);
+    EXPECT_NEAR(twenty->measuredGbps, 19.974092766919323, 1e-12);
+    EXPECT_NEAR(twenty->meanS, 0.32132725615314495, 1e-15);
+    const SeriesPoint* extended = Find(t, "resnet50", 23.5);
+    ASSERT_NE(extended, nullptr);
+    EXPECT_TRUE(std::isnan(extended->measuredGbps)); // extended runs have no bw row
+    for (const auto& p : t.points)
+    {
+        EXPECT_FALSE(p.idle) << p.source; // the TCP series has no run without cross traffic
+    }
+    Series c = LoadSeries(kManifests + "iteration-cdfs.json");
+    ASSERT_EQ(c.cdfs.size(), 7u);
+}
+
+TEST(SeriesManifest, BadManifestsNameFileAndKey)
+{
+    test::TempDir dir;
+    auto messageOf = [&](const std::string& text)
+    {
+        std::string path = dir.Write("m.json", text);
+        try
+        {
+            LoadSeries(path);
+        }
+        catch (const TraceError& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    std::string base
+        = R"({"name": "x", "folder": ")" + std::string(FLUMEN_SOURCE_DIR)
+          + R"(/../shared/testbed/iperf-rdma-configA", "experiment": {"configuration": "A", "transport": "rdma", "workers": 4, "cross_traffic": "iperf"})";
+    std::string model
+        = R"("models": [{"model": "resnet50", "idle_index": 0, "iterations": [{"file": "iperf_data_iter_r50.txt", "format": "index-mean-stdev-p99"}]}])";
+    EXPECT_EQ(messageOf(base + ", " + model + "}"), "");
+    EXPECT_NE(messageOf(base + ", \"colour\": 1}").find("key 'colour': unknown key"),
+              std::string::npos);
+    std::string wrongTransport
+        = R"({"name": "x", "folder": ".", "experiment": {"configuration": "A", "transport": "ib", "workers": 4, "cross_traffic": "iperf"}})";
+    EXPECT_NE(messageOf(wrongTransport).find("experiment.transport"), std::string::npos);
+    std::string missing
+        = base
+          + R"(, "models": [{"model": "m", "iterations": [{"file": "nope.txt", "format": "index-mean-stdev-p99"}]}]})";
+    EXPECT_NE(messageOf(missing).find("nope.txt: cannot open"), std::string::npos);
+    std::string format
+        = base
+          + R"(, "models": [{"model": "m", "iterations": [{"file": "iperf_data_iter_r50.txt", "format": "csv"}]}]})";
+    EXPECT_NE(messageOf(format).find("unknown iteration-summary format"), std::string::npos);
+    EXPECT_NE(messageOf("{").find("invalid JSON"), std::string::npos);
+}

@@ -1,0 +1,202 @@
+#include "series-manifest.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace flumen
+{
+
+using nlohmann::json;
+
+namespace
+{
+
+[[noreturn]] void
+Fail(const std::string& manifest, const std::string& key, const std::string& what)
+{
+    throw TraceError(fmt::format("{}: key '{}': {}", manifest, key, what));
+}
+
+// The keys an object may have; anything else is a typo the user should hear about.
+void
+CheckKeys(const std::string& manifest, const std::string& where, const json& obj,
+          const std::set<std::string>& allowed)
+{
+    if (!obj.is_object())
+    {
+        Fail(manifest, where, fmt::format("expected an object, got {}", obj.dump()));
+    }
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+    {
+        if (!allowed.count(it.key()))
+        {
+            std::string list;
+            for (const auto& a : allowed)
+            {
+                list += (list.empty() ? "" : ", ") + a;
+            }
+            Fail(manifest, where.empty() ? it.key() : where + "." + it.key(),
+                 fmt::format("unknown key (known: {})", list));
+        }
+    }
+}
+
+std::string
+String(const std::string& manifest, const json& obj, const std::string& where,
+       const std::string& key, const std::vector<std::string>& choices = {})
+{
+    std::string path = where.empty() ? key : where + "." + key;
+    if (!obj.contains(key) || !obj.at(key).is_string())
+    {
+        Fail(manifest, path, "expected a string");
+    }
+    std::string v = obj.at(key).get<std::string>();
+    if (!choices.empty() && std::find(choices.begin(), choices.end(), v) == choices.end())
+    {
+        std::string list;
+        for (const auto& c : choices)
+        {
+            list += (list.empty() ? "" : ", ") + c;
+        }
+        Fail(manifest, path, fmt::format("expected one of {}, got '{}'", list, v));
+    }
+    return v;
+}
+
+double
+Number(const std::string& manifest, const json& obj, const std::string& where,
+       const std::string& key)
+{
+    std::string path = where.empty() ? key : where + "." + key;
+    if (!obj.contains(key) || !obj.at(key).is_number())
+    {
+        Fail(manifest, path, "expected a number");
+    }
+    return obj.at(key).get<double>();
+}
+
+} // namespace
+
+Series
+LoadSeries(const std::string& manifestPath)
+{
+    std::ifstream in(manifestPath, std::ios::binary);
+    if (!in)
+    {
+        throw TraceError(fmt::format("{}: cannot open the manifest", manifestPath));
+    }
+    json m;
+    try
+    {
+        m = json::parse(in);
+    }
+    catch (const json::parse_error& e)
+    {
+        throw TraceError(fmt::format("{}: invalid JSON: {}", manifestPath, e.what()));
+    }
+    const std::string& mp = manifestPath;
+    CheckKeys(mp, "", m, { "name", "description", "folder", "experiment", "models", "cdfs" });
+    Series s;
+    s.manifest = mp;
+    s.name = String(mp, m, "", "name");
+    s.description = m.value("description", "");
+    std::filesystem::path folder
+        = std::filesystem::path(mp).parent_path() / String(mp, m, "", "folder");
+    const json& e = m.contains("experiment") ? m.at("experiment") : json();
+    CheckKeys(mp, "experiment", e, { "configuration", "transport", "workers", "cross_traffic" });
+    s.configuration = String(mp, e, "experiment", "configuration", { "A", "B" });
+    s.transport = String(mp, e, "experiment", "transport", { "rdma", "tcp" });
+    s.workers = static_cast<int>(Number(mp, e, "experiment", "workers"));
+    s.crossTraffic
+        = String(mp, e, "experiment", "cross_traffic", { "iperf", "websearch", "burst" });
+    auto file = [&](const json& obj, const std::string& where)
+    { return (folder / String(mp, obj, where, "file")).lexically_normal().string(); };
+
+    const json models = m.value("models", json::array());
+    for (size_t i = 0; i < models.size(); ++i)
+    {
+        const std::string where = fmt::format("models[{}]", i);
+        const json& md = models[i];
+        CheckKeys(
+            mp, where, md,
+            { "model", "iterations", "cross_traffic", "idle_index", "index_is_requested_gbps" });
+        const std::string model = String(mp, md, where, "model");
+        const bool requested = md.value("index_is_requested_gbps", false);
+        const bool hasIdle = md.contains("idle_index") && !md.at("idle_index").is_null();
+        const double idleIndex = hasIdle ? Number(mp, md, where, "idle_index") : -1;
+
+        // Measured cross traffic by index.
+        std::map<double, CrossTrafficRow> measured;
+        if (md.contains("cross_traffic"))
+        {
+            const json& ct = md.at("cross_traffic");
+            const std::string w = where + ".cross_traffic";
+            CheckKeys(mp, w, ct, { "file", "format", "unit" });
+            std::string unit = ct.contains("unit") ? String(mp, ct, w, "unit") : "Gbps";
+            for (const auto& r : ReadCrossTraffic(file(ct, w), String(mp, ct, w, "format"), unit))
+            {
+                measured[r.index] = r;
+            }
+        }
+
+        // Iteration summaries, from one or more files, joined on index.
+        if (!md.contains("iterations") || !md.at("iterations").is_array())
+        {
+            Fail(mp, where + ".iterations", "expected an array of {file, format}");
+        }
+        for (const auto& it : md.at("iterations"))
+        {
+            const std::string w = where + ".iterations";
+            CheckKeys(mp, w, it, { "file", "format" });
+            const std::string path = file(it, w);
+            for (const auto& r : ReadIterationSummary(path, String(mp, it, w, "format")))
+            {
+                SeriesPoint p;
+                p.model = model;
+                p.index = r.index;
+                p.meanS = r.meanS;
+                p.stdevS = r.stdevS;
+                p.p99S = r.p99S;
+                p.samples = r.samples;
+                p.idle = hasIdle && r.index == idleIndex;
+                p.requestedGbps = requested ? r.index : (p.idle ? 0.0 : kUnknown);
+                if (p.idle)
+                {
+                    p.measuredGbps = 0.0; // the run without cross traffic has no bw row
+                }
+                else if (auto b = measured.find(r.index); b != measured.end())
+                {
+                    p.measuredGbps = b->second.gbps;
+                    p.measuredStdevGbps = b->second.stdevGbps;
+                }
+                p.source = fmt::format("{}:{}", path, r.line);
+                s.points.push_back(p);
+            }
+        }
+    }
+
+    const json cdfs = m.value("cdfs", json::array());
+    for (size_t i = 0; i < cdfs.size(); ++i)
+    {
+        const std::string where = fmt::format("cdfs[{}]", i);
+        const json& c = cdfs[i];
+        CheckKeys(mp, where, c, { "file", "model", "requested_gbps", "transport" });
+        SeriesCdf cdf;
+        cdf.file = file(c, where);
+        cdf.model = String(mp, c, where, "model");
+        cdf.requestedGbps = Number(mp, c, where, "requested_gbps");
+        cdf.transport = String(mp, c, where, "transport", { "rdma", "tcp" });
+        cdf.points = ReadIterationCdf(cdf.file);
+        s.cdfs.push_back(cdf);
+    }
+    return s;
+}
+
+} // namespace flumen

@@ -1,0 +1,62 @@
+// Series manifests: a small JSON file describes one testbed series (its files, their formats
+// and units, and the experiment), so that a new series in a supported format needs no code.
+// Loading one joins each model's iteration summaries with its measured cross traffic on
+// `index`, as shared/testbed/README.md prescribes.
+#ifndef FLUMEN_SERIES_MANIFEST_H
+#define FLUMEN_SERIES_MANIFEST_H
+
+#include "testbed-readers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+/** One measured point: one model at one cross-traffic setting. */
+struct SeriesPoint
+{
+    std::string model;
+    double index = 0;
+    double requestedGbps = kUnknown; //!< where the index is the requested load
+    double measuredGbps = kUnknown;  //!< from the cross-traffic file; 0 for the idle run
+    double measuredStdevGbps = kUnknown;
+    double meanS = 0;
+    double stdevS = 0;
+    double p99S = 0;
+    double samples = kUnknown;
+    bool idle = false;  //!< the run without cross traffic (calibration may use only these)
+    std::string source; //!< "FILE:LINE" of the iteration row
+};
+
+/** One per-iteration CDF run of a series. */
+struct SeriesCdf
+{
+    std::string model;
+    double requestedGbps = kUnknown;
+    std::string transport;
+    std::vector<CdfPoint> points;
+    std::string file;
+};
+
+struct Series
+{
+    std::string name;
+    std::string description;
+    std::string configuration; //!< "A" or "B"
+    std::string transport;     //!< "rdma" or "tcp"
+    int workers = 0;
+    std::string crossTraffic; //!< "iperf", "websearch", "burst"
+    std::vector<SeriesPoint> points;
+    std::vector<SeriesCdf> cdfs;
+    std::string manifest; //!< the manifest's path
+};
+
+/** Reads a manifest and every file it names; errors name the manifest, key, file or line. */
+Series LoadSeries(const std::string& manifestPath);
+
+} // namespace flumen
+
+#endif
