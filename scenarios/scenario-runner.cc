@@ -570,12 +570,12 @@ RunScenario(const Scenario& s, const RunOptions& options)
         // generator really offered, which for heavy-tailed sizes differs from the request.
         summary["cross_traffic"]["scheduled_gbps"]
             = window > 0 ? scheduledBytes * 8.0 / window / 1e9 : 0.0;
-        summary["cross_traffic"]["flows"] = { { "started", out.flows.size() },
-                                              { "completed", flowsCompleted },
-                                              { "failed", flowsFailed },
-                                              { "open_at_end",
-                                                flowTraffic.sinks.front()->GetConnectionsOpen() },
-                                              { "fct_s", StatsJson(f) } };
+        summary["cross_traffic"]["flows"]
+            = { { "started", out.flows.size() },
+                { "completed", flowsCompleted },
+                { "failed", flowsFailed },
+                { "open_at_end", flowTraffic.sinks.front()->GetConnectionsOpen() },
+                { "fct_s", StatsJson(f) } };
     }
     summary["dl_goodput_gbps"] = dlGoodput;
     summary["bottleneck"] = { { "port", t.GetBottleneckName() },

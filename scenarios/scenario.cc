@@ -577,6 +577,17 @@ LoadScenarioFile(const std::string& path)
 }
 
 void
+SetKey(json& scenario, const std::string& key, const json& value)
+{
+    bool isModelKey = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
+    if (!FindKey(ScenarioKeys(), key) && !isModelKey)
+    {
+        throw ScenarioError(fmt::format("key '{}': unknown key (see ./flumen keys)", key));
+    }
+    SetPath(scenario, key, value);
+}
+
+void
 ApplyOverride(json& scenario, const std::string& assignment)
 {
     auto eq = assignment.find('=');

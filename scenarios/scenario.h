@@ -120,6 +120,9 @@ struct Scenario
 nlohmann::json LoadScenarioFile(const std::string& path);
 /** Applies "key=value" (value parsed as JSON, else taken as a string). Unknown keys throw. */
 void ApplyOverride(nlohmann::json& scenario, const std::string& assignment);
+/** Sets a dotted key (a scenario key or models.<name>.<field>) to a JSON value; unknown keys
+ * throw. Types and ranges are checked when the scenario is resolved. */
+void SetKey(nlohmann::json& scenario, const std::string& key, const nlohmann::json& value);
 /** Checks every key, type, range and cross-key rule; fills defaults. Throws ScenarioError. */
 Scenario ResolveScenario(const nlohmann::json& user, const std::string& source);
 /** The table of keys as text (for `flumen keys` and the README). */

@@ -40,6 +40,7 @@ FlowSizeCdf::Parse(const std::string& text, const std::string& source, uint32_t 
     std::stringstream in(text);
     std::string line;
     size_t lineNo = 0;
+    size_t lastPointLine = 0; // trailing blank or comment lines must not move the blame
     while (std::getline(in, line))
     {
         ++lineNo;
@@ -88,6 +89,7 @@ FlowSizeCdf::Parse(const std::string& text, const std::string& source, uint32_t 
                                    + f[2]);
         }
         points.push_back(p);
+        lastPointLine = lineNo;
     }
     if (points.empty())
     {
@@ -97,7 +99,7 @@ FlowSizeCdf::Parse(const std::string& text, const std::string& source, uint32_t 
     }
     if (std::abs(points.back().cumulative - 1.0) > 1e-9)
     {
-        throw FlowSizeCdfError(Where(source, lineNo)
+        throw FlowSizeCdfError(Where(source, lastPointLine)
                                + "expected the last cumulative probability to be 1, got "
                                + std::to_string(points.back().cumulative));
     }

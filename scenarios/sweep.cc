@@ -1,0 +1,263 @@
+#include "sweep.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace flumen
+{
+
+using nlohmann::json;
+
+namespace
+{
+
+[[noreturn]] void
+Fail(const std::string& source, const std::string& what)
+{
+    throw ScenarioError(fmt::format("{}: {}", source, what));
+}
+
+// FNV-1a, 64 bits: a stable name for a point's assignments (not security, just identity).
+std::string
+StableId(const std::string& text)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : text)
+    {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return fmt::format("{:016x}", h);
+}
+
+// Paths in the base are relative to its file; points run from their own folders.
+void
+AbsolutisePaths(json& scenario, const std::filesystem::path& baseDir)
+{
+    for (const char* key : { "size_cdf", "file" })
+    {
+        if (scenario.contains("cross_traffic") && scenario["cross_traffic"].is_object()
+            && scenario["cross_traffic"].contains(key)
+            && scenario["cross_traffic"][key].is_string())
+        {
+            std::string p = scenario["cross_traffic"][key].get<std::string>();
+            if (!p.empty() && std::filesystem::path(p).is_relative())
+            {
+                scenario["cross_traffic"][key]
+                    = std::filesystem::absolute(baseDir / p).lexically_normal().string();
+            }
+        }
+    }
+}
+
+std::string
+Cell(const json& v)
+{
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+} // namespace
+
+Sweep
+LoadSweep(const std::string& path)
+{
+    json s = LoadScenarioFile(path); // same syntax errors, with line and column
+    Sweep sweep;
+    sweep.source = path;
+    for (auto it = s.begin(); it != s.end(); ++it)
+    {
+        if (it.key() != "base" && it.key() != "base_file" && it.key() != "grid"
+            && it.key() != "seeds")
+        {
+            Fail(path, fmt::format("key '{}': unknown key (known: base, base_file, grid, seeds)",
+                                   it.key()));
+        }
+    }
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    json base = json::object();
+    std::filesystem::path baseDir = dir;
+    if (s.contains("base") && s.contains("base_file"))
+    {
+        Fail(path, "key 'base_file': expected either base or base_file, not both");
+    }
+    if (s.contains("base"))
+    {
+        if (!s["base"].is_object())
+        {
+            Fail(path, "key 'base': expected a scenario object");
+        }
+        base = s["base"];
+    }
+    else if (s.contains("base_file"))
+    {
+        if (!s["base_file"].is_string())
+        {
+            Fail(path, "key 'base_file': expected the path of a scenario file");
+        }
+        std::filesystem::path bf = dir / s["base_file"].get<std::string>();
+        base = LoadScenarioFile(bf.string());
+        baseDir = bf.parent_path();
+    }
+    AbsolutisePaths(base, baseDir);
+
+    json grid = s.value("grid", json::object());
+    if (!grid.is_object())
+    {
+        Fail(path, "key 'grid': expected an object of scenario key -> list of values");
+    }
+    std::vector<std::vector<json>> values;
+    for (auto it = grid.begin(); it != grid.end(); ++it)
+    {
+        if (!it.value().is_array() || it.value().empty())
+        {
+            Fail(path, fmt::format("key 'grid.{}': expected a non-empty list of values", it.key()));
+        }
+        json probe = base;
+        try
+        {
+            SetKey(probe, it.key(), it.value()[0]);
+        }
+        catch (const ScenarioError& e)
+        {
+            Fail(path, fmt::format("grid: {}", e.what()));
+        }
+        sweep.keys.push_back(it.key());
+        values.push_back(it.value().get<std::vector<json>>());
+    }
+    std::vector<uint64_t> seeds;
+    json seedList = s.value("seeds", json::array({ base.value("seed", 1) }));
+    if (!seedList.is_array() || seedList.empty())
+    {
+        Fail(path, "key 'seeds': expected a non-empty list of whole numbers");
+    }
+    for (const auto& v : seedList)
+    {
+        if (!v.is_number_integer() || v.get<int64_t>() < 1)
+        {
+            Fail(path, fmt::format("key 'seeds': expected whole numbers from 1, got {}", v.dump()));
+        }
+        seeds.push_back(v.get<uint64_t>());
+    }
+
+    // The cartesian product, last key fastest, then seeds.
+    size_t combinations = 1;
+    for (const auto& v : values)
+    {
+        combinations *= v.size();
+    }
+    for (size_t n = 0; n < combinations; ++n)
+    {
+        std::vector<size_t> at(values.size());
+        size_t rest = n;
+        for (size_t k = values.size(); k-- > 0;)
+        {
+            at[k] = rest % values[k].size();
+            rest /= values[k].size();
+        }
+        for (uint64_t seed : seeds)
+        {
+            SweepPoint p;
+            p.seed = seed;
+            p.scenario = base;
+            std::string identity;
+            for (size_t k = 0; k < values.size(); ++k)
+            {
+                p.assignments.emplace_back(sweep.keys[k], values[k][at[k]]);
+                SetKey(p.scenario, sweep.keys[k], values[k][at[k]]);
+                identity += sweep.keys[k] + "=" + values[k][at[k]].dump() + " ";
+            }
+            identity += "seed=" + std::to_string(seed);
+            p.scenario["seed"] = seed;
+            p.id = StableId(identity + " base=" + base.dump());
+            // Resolved now: a bad value fails the sweep before any point runs.
+            ResolveScenario(p.scenario, fmt::format("{} (point {})", path, identity));
+            sweep.points.push_back(std::move(p));
+        }
+    }
+    return sweep;
+}
+
+std::vector<std::string>
+ResultColumns(const std::vector<std::string>& keys)
+{
+    std::vector<std::string> c = { "point", "status", "seed" };
+    c.insert(c.end(), keys.begin(), keys.end());
+    for (const char* m : { "iterations", "iteration_mean_s", "iteration_stdev_s", "iteration_p50_s",
+                           "iteration_p99_s", "cross_offered_gbps", "cross_achieved_gbps",
+                           "dl_goodput_gbps", "bottleneck_utilization", "bottleneck_drops",
+                           "bottleneck_ecn_marks", "simulated_time_s", "wall_time_s", "error" })
+    {
+        c.push_back(m);
+    }
+    return c;
+}
+
+std::vector<std::string>
+ResultRow(const SweepPoint& point, const std::vector<std::string>& keys, const json* summary,
+          const std::string& status, const std::string& error)
+{
+    std::vector<std::string> r = { point.id, status, std::to_string(point.seed) };
+    for (const auto& [key, value] : point.assignments)
+    {
+        r.push_back(Cell(value));
+    }
+    if (summary)
+    {
+        const json& s = *summary;
+        const json& it = s["iteration_time_s"];
+        for (const json& v :
+             { s["iterations"], it["mean"], it["stdev"], it["p50"], it["p99"],
+               s["cross_traffic"]["offered_gbps"], s["cross_traffic"]["achieved_gbps"],
+               s["dl_goodput_gbps"], s["bottleneck"]["utilization"], s["bottleneck"]["drops"],
+               s["bottleneck"]["ecn_marks"], s["simulated_time_s"], s["wall_time_s"] })
+        {
+            r.push_back(Cell(v));
+        }
+    }
+    else
+    {
+        r.resize(r.size() + 13);
+    }
+    r.push_back(error);
+    return r;
+}
+
+std::string
+FormatCsv(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows)
+{
+    auto quote = [](const std::string& s)
+    {
+        if (s.find_first_of(",\"\n") == std::string::npos)
+        {
+            return s;
+        }
+        std::string q = "\"";
+        for (char c : s)
+        {
+            q += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
+        }
+        return q + "\"";
+    };
+    std::string out;
+    for (const auto* row : { &header })
+    {
+        for (size_t i = 0; i < row->size(); ++i)
+        {
+            out += (i ? "," : "") + quote((*row)[i]);
+        }
+        out += "\n";
+    }
+    for (const auto& row : rows)
+    {
+        for (size_t i = 0; i < row.size(); ++i)
+        {
+            out += (i ? "," : "") + quote(row[i]);
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace flumen

@@ -1,0 +1,53 @@
+// Sweeps: a base scenario, a grid (scenario key -> list of values) and seeds, expanded into
+// points; each point has a stable id (a hash of its assignments), so that re-running a sweep
+// finds the points it already finished whatever the order of the grid.
+#ifndef FLUMEN_SWEEP_H
+#define FLUMEN_SWEEP_H
+
+#include "scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace flumen
+{
+
+struct SweepPoint
+{
+    std::string id; //!< stable, from the assignments
+    std::vector<std::pair<std::string, nlohmann::json>> assignments; //!< grid keys, in grid order
+    uint64_t seed = 1;
+    nlohmann::json scenario; //!< the point's full scenario (the base with its assignments)
+};
+
+struct Sweep
+{
+    std::string source;            //!< the sweep file, for messages
+    std::vector<std::string> keys; //!< the grid's keys, in file order
+    std::vector<SweepPoint> points;
+};
+
+/**
+ * Reads SWEEP.json: {"base": {scenario} or "base_file": "path", "grid": {key: [values]},
+ * "seeds": [n, ...]}. Every point is resolved (all keys, types and ranges checked) before it
+ * is returned; errors name the file, the point and the key. Relative paths inside the base
+ * (cross_traffic.size_cdf, cross_traffic.file) are made absolute, relative to the base's file.
+ */
+Sweep LoadSweep(const std::string& path);
+
+/** The columns of results.csv for these grid keys. */
+std::vector<std::string> ResultColumns(const std::vector<std::string>& keys);
+/** One row of results.csv from a finished point's summary.json (or its failure). */
+std::vector<std::string> ResultRow(const SweepPoint& point, const std::vector<std::string>& keys,
+                                   const nlohmann::json* summary, const std::string& status,
+                                   const std::string& error);
+/** CSV text with quoting where needed. */
+std::string FormatCsv(const std::vector<std::string>& header,
+                      const std::vector<std::vector<std::string>>& rows);
+
+} // namespace flumen
+
+#endif
