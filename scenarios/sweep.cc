@@ -170,6 +170,8 @@ LoadSweep(const std::string& path)
             }
             identity += "seed=" + std::to_string(seed);
             p.scenario["seed"] = seed;
+            // Swept file paths are relative to the sweep file; points run from DIR/points.
+            AbsolutisePaths(p.scenario, dir);
             p.id = StableId(identity + " base=" + base.dump());
             // Resolved now: a bad value fails the sweep before any point runs.
             ResolveScenario(p.scenario, fmt::format("{} (point {})", path, identity));

@@ -196,3 +196,21 @@ TEST(Sweep, BadSweepFilesAreRejectedBeforeAnythingRuns)
     EXPECT_EQ(extra.exitCode, 2);
     EXPECT_FALSE(fs::exists(dir.Path() + "/out/results.csv"));
 }
+
+TEST(Sweep, SweptFilePathsAreRelativeToTheSweepFile)
+{
+    test::TempDir dir;
+    std::filesystem::create_directories(dir.Path() + "/loads");
+    dir.Write("loads/a.txt", "2\n0 100000 0\n100 200000 0\n");
+    dir.Write("loads/b.txt", "1\n0 300000 0\n");
+    std::string sweep = dir.Write("sweep.json", R"({
+      "base": {"job": {"enabled": false}, "cross_traffic": {"type": "replay"},
+               "simulation": {"duration_s": 0.001, "progress_interval_s": 0}},
+      "grid": {"cross_traffic.file": ["loads/a.txt", "loads/b.txt"]}})");
+    // Run from elsewhere: paths must not depend on the working directory.
+    auto r = Sweep(sweep + " --out " + dir.Path() + "/out --jobs 1");
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    auto rows = Lines(test::ReadFile(dir.Path() + "/out/results.csv"));
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(Count(rows, ",done,"), 2u);
+}
