@@ -8,6 +8,8 @@
 #include "ns3/iperf-helper.h"
 #include "ns3/link-time-series.h"
 #include "ns3/queue-monitor.h"
+#include "ns3/rdma-ring-transport.h"
+#include "ns3/roce-header.h"
 #include "ns3/star-topology-helper.h"
 #include "ns3/tcp-ring-transport.h"
 #include "ns3/training-job-helper.h"
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 namespace flumen
 {
@@ -83,7 +86,7 @@ struct RunState
     Ptr<IterationRecorder> recorder;
     std::vector<Ptr<QueueMonitor>> monitors;
     std::function<uint64_t()> crossRx; //!< bytes the cross traffic's sink(s) received
-    std::vector<Ptr<RingTransport>> transports;
+    TrainingJob job;
     bool windowOpen = false;
     Time windowStart;
     uint64_t crossBytesAtWindow = 0;
@@ -94,9 +97,9 @@ struct RunState
     uint64_t JobBytes() const
     {
         uint64_t b = 0;
-        for (const auto& t : transports)
+        for (uint32_t r = 0; r < job.channels.size(); ++r)
         {
-            b += t->GetBytesReceived();
+            b += job.BytesReceived(r);
         }
         return b;
     }
@@ -277,6 +280,33 @@ RunScenario(const Scenario& s, const RunOptions& options)
     topo.mtu = static_cast<uint16_t>(s.mtuBytes);
     topo.hostQueue = ToEgress(s.hostQueue);
     topo.switchQueue = ToEgress(s.switchQueue);
+    const bool rdma = s.jobEnabled && s.transport == "rdma";
+    topo.rdmaNic = rdma;
+    topo.nicRdmaWeight = s.rdma.nicWeight;
+    topo.pfc.enabled = s.pfcEnabled;
+    topo.pfc.xoffBytes = s.pfcXoffBytes;
+    topo.pfc.xonBytes = s.pfcXonBytes;
+    Config::SetDefault("ns3::RdmaNic::BackpressureBytes",
+                       UintegerValue(s.rdma.nicBackpressureBytes));
+    Config::SetDefault("ns3::DcqcnRateControl::AlphaGain", DoubleValue(s.dcqcn.alphaGain));
+    Config::SetDefault("ns3::DcqcnRateControl::AlphaUpdateInterval",
+                       TimeValue(NanoSeconds(std::llround(s.dcqcn.alphaUpdateUs * 1e3))));
+    Config::SetDefault("ns3::DcqcnRateControl::RateIncreaseInterval",
+                       TimeValue(NanoSeconds(std::llround(s.dcqcn.rateIncreaseUs * 1e3))));
+    Config::SetDefault("ns3::DcqcnRateControl::ByteCounter",
+                       UintegerValue(s.dcqcn.byteCounterBytes));
+    Config::SetDefault("ns3::DcqcnRateControl::FastRecoverySteps",
+                       UintegerValue(s.dcqcn.fastRecoverySteps));
+    Config::SetDefault("ns3::DcqcnRateControl::AdditiveIncrease",
+                       DataRateValue(DataRate(std::llround(s.dcqcn.aiMbps * 1e6))));
+    Config::SetDefault("ns3::DcqcnRateControl::HyperIncrease",
+                       DataRateValue(DataRate(std::llround(s.dcqcn.haiMbps * 1e6))));
+    Config::SetDefault("ns3::DcqcnRateControl::MinRate",
+                       DataRateValue(DataRate(std::llround(s.dcqcn.minRateMbps * 1e6))));
+    Config::SetDefault("ns3::DcqcnRateControl::MinDecreaseFactor",
+                       DoubleValue(s.dcqcn.minDecreaseFactor));
+    Config::SetDefault("ns3::DcqcnRateControl::ClampTargetRate",
+                       BooleanValue(s.dcqcn.clampTargetRate));
     StarTopology t
         = StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
 
@@ -296,23 +326,39 @@ RunScenario(const Scenario& s, const RunOptions& options)
             nodes.Add(t.hosts.Get(h));
             addresses.push_back(t.hostAddresses[h]);
         }
-        ModelProfile profile;
-        profile.name = s.model.name;
-        profile.parameters = s.model.parameters;
-        profile.computeSeconds = s.model.computeSeconds;
-        profile.computeJitterCv = s.model.computeJitterCv;
         TrainingJobHelper helper;
-        helper.SetModel(profile);
+        helper.SetModel(s.model);
         helper.SetIterations(s.iterations);
-        helper.SetTransport("ns3::TcpRingTransport");
-        helper.SetTransportAttribute("SocketsPerPeer", UintegerValue(s.socketsPerPeer));
-        helper.SetTransportAttribute(
-            "HostCeiling",
-            DataRateValue(DataRate(static_cast<uint64_t>(std::llround(s.hostCeilingGbps * 1e9)))));
+        helper.SetChannels(s.ncclChannels);
+        helper.SetWorkerAttribute("SliceBytes", UintegerValue(s.ncclSliceBytes));
+        helper.SetCoordinatorAttribute(
+            "CycleTime", TimeValue(NanoSeconds(std::llround(s.horovodCycleMs * 1e6))));
+        helper.SetCoordinatorAttribute("FusionThresholdBytes", UintegerValue(s.horovodFusionBytes));
+        if (rdma)
+        {
+            helper.SetTransport("ns3::RdmaRingTransport");
+            helper.SetTransportAttribute("Mtu", UintegerValue(s.rdma.mtuBytes));
+            helper.SetTransportAttribute("AckInterval", UintegerValue(s.rdma.ackInterval));
+            helper.SetTransportAttribute(
+                "CnpInterval", TimeValue(NanoSeconds(std::llround(s.rdma.cnpIntervalUs * 1e3))));
+            helper.SetTransportAttribute(
+                "NakInterval", TimeValue(NanoSeconds(std::llround(s.rdma.nakIntervalUs * 1e3))));
+            helper.SetTransportAttribute(
+                "RetransmitTimeout",
+                TimeValue(NanoSeconds(std::llround(s.rdma.retransmitTimeoutMs * 1e6))));
+        }
+        else
+        {
+            helper.SetTransport("ns3::TcpRingTransport");
+            helper.SetTransportAttribute("SocketsPerPeer", UintegerValue(s.socketsPerPeer));
+            helper.SetTransportAttribute(
+                "HostCeiling", DataRateValue(DataRate(
+                                   static_cast<uint64_t>(std::llround(s.hostCeilingGbps * 1e9)))));
+        }
         job = helper.Install(nodes, addresses);
         TrainingJobHelper::AssignStreams(job, 100);
         state.recorder = job.recorder;
-        state.transports = job.transports;
+        state.job = job;
         state.workers = nodes.GetN();
         for (uint32_t i = 0; i < job.workers.GetN(); ++i)
         {
@@ -349,9 +395,14 @@ RunScenario(const Scenario& s, const RunOptions& options)
     {
         series = CreateObject<LinkTimeSeries>();
         series->SetAttribute("BinWidth", TimeValue(NanoSeconds(std::llround(s.linkBinUs * 1e3))));
-        // The ring listens on 45000 (TcpRingTransport's ListenPort): its data goes there and
-        // its ACKs come from there.
-        series->SetJobPorts({ 45000 });
+        // The ring's TCP channels listen on 45000 + channel: their data goes there and their
+        // ACKs come from there. RoCE (the RDMA transport) is UDP port 4791 both ways.
+        std::set<uint16_t> jobPorts{ RoceHeader::kUdpPort };
+        for (uint32_t c = 0; c < s.ncclChannels; ++c)
+        {
+            jobPorts.insert(TrainingJobHelper::kTcpListenPortBase + c);
+        }
+        series->SetJobPorts(jobPorts);
         series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
     }
 
@@ -412,11 +463,10 @@ RunScenario(const Scenario& s, const RunOptions& options)
     {
         uint32_t done = state.iterationsDone / std::max(1u, state.workers);
         std::string ranks;
-        for (size_t r = 0; r < state.transports.size(); ++r)
+        for (uint32_t r = 0; r < state.job.channels.size(); ++r)
         {
-            ranks += fmt::format("; rank {} sent {} B, received {} B", r,
-                                 state.transports[r]->GetBytesSent(),
-                                 state.transports[r]->GetBytesReceived());
+            ranks += fmt::format("; rank {} sent {} B, received {} B", r, state.job.BytesSent(r),
+                                 state.job.BytesReceived(r));
         }
         Simulator::Destroy();
         throw RunError(fmt::format(
@@ -440,8 +490,11 @@ RunScenario(const Scenario& s, const RunOptions& options)
             row.iteration = r.iteration;
             row.worker = r.rank;
             row.startS = r.start.GetSeconds();
-            row.computeEndS = r.computeEnd.GetSeconds();
             row.endS = r.end.GetSeconds();
+            row.forwardS = (r.forwardEnd - r.start).GetSeconds();
+            row.backwardS = (r.backwardEnd - r.forwardEnd).GetSeconds();
+            row.waitS = r.Waiting().GetSeconds();
+            row.stepS = (r.end - r.StepStart()).GetSeconds();
             row.warmup = r.iteration < s.warmupIterations;
             out.rows.push_back(row);
             if (!row.warmup)
@@ -548,13 +601,20 @@ RunScenario(const Scenario& s, const RunOptions& options)
     {
         // No-contention estimate: compute plus the ring's bytes (with TCP/IP headers) at
         // line rate. A yardstick for the slowdown, not a model.
+        double headerShare = rdma ? (RdmaNic::WireBytes(s.rdma.mtuBytes) - s.rdma.mtuBytes)
+                                        / static_cast<double>(s.rdma.mtuBytes)
+                                  : kTcpHeaderBytes / mss;
         double ringBytes = RingAllReduce::BytesSentByRank(s.model.parameters * 4, state.workers, 0)
-                           * (1.0 + kTcpHeaderBytes / mss);
-        double idle = s.model.computeSeconds + ringBytes * 8.0 / (s.linkRateGbps * 1e9);
+                           * (1.0 + headerShare);
+        double idle = s.model.ComputeSeconds() + ringBytes * 8.0 / (s.linkRateGbps * 1e9);
         summary["model"]
             = { { "name", s.model.name },
                 { "parameters", s.model.parameters },
-                { "compute_s", s.model.computeSeconds },
+                { "compute_s", s.model.ComputeSeconds() },
+                { "forward_s", s.model.forwardSeconds },
+                { "backward_s", s.model.backwardSeconds },
+                { "step_s", s.model.stepSeconds },
+                { "gradient_tensors", s.model.ReleaseBytes().size() },
                 { "compute_jitter_cv", s.model.computeJitterCv },
                 { "ring_bytes_per_worker",
                   RingAllReduce::BytesSentByRank(s.model.parameters * 4, state.workers, 0) },
@@ -578,6 +638,54 @@ RunScenario(const Scenario& s, const RunOptions& options)
                 { "fct_s", StatsJson(f) } };
     }
     summary["dl_goodput_gbps"] = dlGoodput;
+    if (s.jobEnabled)
+    {
+        // Mean phase times over the measured iterations: how much communication is exposed.
+        double f = 0, b = 0, w = 0, st = 0;
+        uint32_t n = 0;
+        for (const auto& row : out.rows)
+        {
+            if (!row.warmup)
+            {
+                f += row.forwardS;
+                b += row.backwardS;
+                w += row.waitS;
+                st += row.stepS;
+                ++n;
+            }
+        }
+        if (n > 0)
+        {
+            summary["phases_s"] = {
+                { "forward", f / n }, { "backward", b / n }, { "wait", w / n }, { "step", st / n }
+            };
+        }
+        summary["all_reduces_per_iteration"]
+            = state.job.workers.GetN() > 0
+                  ? DynamicCast<TrainingWorker>(state.job.workers.Get(0))->GetAllReducesDone()
+                        / static_cast<double>(s.iterations)
+                  : 0.0;
+    }
+    if (rdma)
+    {
+        uint64_t cnps = 0, naks = 0, timeouts = 0, retransmitted = 0;
+        for (const auto& channels : state.job.channels)
+        {
+            for (const auto& t : channels)
+            {
+                Ptr<RdmaRingTransport> q = DynamicCast<RdmaRingTransport>(t);
+                cnps += q->GetCnpsSent();
+                naks += q->GetNaksSent();
+                timeouts += q->GetTimeouts();
+                retransmitted += q->GetPacketsRetransmitted();
+            }
+        }
+        summary["rdma"] = { { "cnps", cnps },
+                            { "naks", naks },
+                            { "timeouts", timeouts },
+                            { "packets_retransmitted", retransmitted },
+                            { "pfc_pauses", t.pfc ? t.pfc->GetPausesSent() : 0 } };
+    }
     summary["bottleneck"] = { { "port", t.GetBottleneckName() },
                               { "utilization", bottleneck->GetUtilization() },
                               { "drops", bottleneck->GetDrops() },
@@ -635,9 +743,28 @@ FormatHumanSummary(const json& sm)
                            it["mean"].get<double>(), it["p50"].get<double>(),
                            it["p99"].get<double>(), it["min"].get<double>(),
                            it["max"].get<double>(), it["stdev"].get<double>());
-        out += fmt::format("  vs no contention {:.4f} s (compute + ring at line rate): "
-                           "{:.2f}x\n",
+        out += fmt::format("  vs no contention {:.4f} s (compute + ring at line rate, no "
+                           "overlap): {:.2f}x\n",
                            idle, it["mean"].get<double>() / idle);
+        if (sm.contains("phases_s"))
+        {
+            const json& ph = sm["phases_s"];
+            out += fmt::format("  phases (mean)    forward {:.4f}  backward {:.4f}  waiting for "
+                               "communication {:.4f}  step {:.4f} s\n",
+                               ph["forward"].get<double>(), ph["backward"].get<double>(),
+                               ph["wait"].get<double>(), ph["step"].get<double>());
+        }
+        out += fmt::format("  all-reduces      {:.1f} per iteration (Horovod fusion)\n",
+                           sm["all_reduces_per_iteration"].get<double>());
+        if (sm.contains("rdma"))
+        {
+            const json& r = sm["rdma"];
+            out += fmt::format(
+                "  RDMA             {} CNPs, {} NAKs, {} timeouts, {} packets "
+                "retransmitted, {} PFC pauses\n",
+                r["cnps"].get<uint64_t>(), r["naks"].get<uint64_t>(), r["timeouts"].get<uint64_t>(),
+                r["packets_retransmitted"].get<uint64_t>(), r["pfc_pauses"].get<uint64_t>());
+        }
         out += fmt::format("  DL goodput       {:.2f} Gbps per worker\n",
                            sm["dl_goodput_gbps"].get<double>());
     }

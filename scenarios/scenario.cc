@@ -46,21 +46,23 @@ Choice(std::string path, std::string def, std::vector<std::string> choices, std:
 
 void
 AddQueueKeys(std::vector<KeySpec>& keys, const std::string& prefix, const std::string& where,
-             uint64_t buffer)
+             uint64_t buffer, const std::string& discipline)
 {
-    keys.push_back(Choice(prefix + ".discipline", "fifo", { "fifo", "red" },
+    keys.push_back(Choice(prefix + ".discipline", discipline, { "fifo", "red", "ecn" },
                           where
-                              + " queue: fifo (tail drop) or red (ECN ramp Kmin..Kmax, "
-                                "marks ECN-capable packets, early-drops others)"));
+                              + " queue: fifo (tail drop); ecn (DCQCN-style marking of "
+                                "ECN-capable packets on the instantaneous queue, Kmin..Kmax "
+                                "up to Pmax, all above Kmax; others only tail-dropped); red "
+                                "(ns-3's RED with the same ramp, early-drops non-ECN packets)"));
     keys.push_back(Key(prefix + ".buffer_bytes", KeyType::Integer, buffer,
                        where + " buffer in bytes (tail drop above it)", 3000, 1e10));
     keys.push_back(Key(prefix + ".ecn_kmin_bytes", KeyType::Integer, 100000,
-                       "red: queue length where marking starts", 0, 1e10));
+                       "red, ecn: queue length where marking starts", 0, 1e10));
     keys.push_back(Key(prefix + ".ecn_kmax_bytes", KeyType::Integer, 400000,
-                       "red: queue length where marking reaches ecn_pmax (all marked above)", 1,
-                       1e10));
+                       "red, ecn: queue length where marking reaches ecn_pmax (all marked above)",
+                       1, 1e10));
     keys.push_back(Key(prefix + ".ecn_pmax", KeyType::Number, 0.2,
-                       "red: marking probability at ecn_kmax_bytes", 1e-6, 1.0));
+                       "red, ecn: marking probability at ecn_kmax_bytes", 1e-6, 1.0));
 }
 
 std::vector<KeySpec>
@@ -84,16 +86,86 @@ MakeKeys()
     // Hosts: Linux's qdisc limit (1000 packets) counts TSO super-packets and TCP Small Queues
     // caps each socket near 1 MB, so a host does not drop its own TCP windows; ns-3 has
     // neither, so the default buffer is sized above the sockets' windows instead.
-    AddQueueKeys(k, "topology.host_queue", "every host NIC's egress", 8000000);
-    AddQueueKeys(k, "topology.switch_queue", "every ToR port's egress", 4000000);
+    AddQueueKeys(k, "topology.host_queue",
+                 "every host NIC's egress (with job.transport rdma the NIC arbitrates RDMA and "
+                 "TCP/IP round robin instead, this buffer for TCP/IP)",
+                 8000000, "fifo");
+    // The switch marks ECN-capable packets (RoCE) so that DCQCN works; TCP here is not
+    // ECN-capable (tcp.ecn false), so for it ecn behaves exactly like fifo.
+    AddQueueKeys(k, "topology.switch_queue", "every ToR port's egress", 4000000, "ecn");
+    k.push_back(Key("topology.pfc.enabled", KeyType::Boolean, false,
+                    "priority flow control for RoCE at the ToR (needs job.transport rdma)"));
+    k.push_back(Key("topology.pfc.xoff_bytes", KeyType::Integer, 524288,
+                    "PFC: pause a host when its RoCE bytes buffered in the ToR exceed this", 1500,
+                    1e10));
+    k.push_back(Key("topology.pfc.xon_bytes", KeyType::Integer, 521288,
+                    "PFC: resume it at or below this", 0, 1e10));
     k.push_back(Key("job.enabled", KeyType::Boolean, true,
                     "run the training job (false: cross traffic alone for "
                     "simulation.duration_s)"));
     k.push_back(Key("job.model", KeyType::String, "resnet50",
                     "resnet50, densenet161, vgg16, bert-large, or a name defined under "
                     "models"));
-    k.push_back(Choice("job.transport", "tcp", { "tcp" },
-                       "transport of the ring all-reduce (tcp = NCCL's socket transport)"));
+    k.push_back(Choice("job.transport", "tcp", { "tcp", "rdma" },
+                       "transport of the ring all-reduce: tcp (NCCL's socket transport) or "
+                       "rdma (RoCEv2 with DCQCN)"));
+    k.push_back(Key("job.compute_s", KeyType::Number, 0.0,
+                    "total compute per iteration (forward + backward + step) overriding the "
+                    "model's (0 = the model's own); split as the model profile splits it",
+                    0, 1e5));
+    k.push_back(Key("job.nccl.channels", KeyType::Integer, 1,
+                    "NCCL channels: parallel rings, each with its own connections or queue "
+                    "pair, each carrying 1/channels of every all-reduce",
+                    1, 64));
+    k.push_back(Key("job.nccl.slice_bytes", KeyType::Integer, 524288,
+                    "NCCL slice: each ring step is pipelined in pieces of at most this size "
+                    "(0 = whole steps)",
+                    0, 1e12));
+    k.push_back(Key("job.horovod.cycle_time_ms", KeyType::Number, 1.0,
+                    "Horovod's cycle time (0.21 default: 1 ms)", 0.001, 1e5));
+    k.push_back(Key("job.horovod.fusion_threshold_bytes", KeyType::Integer, 134217728,
+                    "Horovod's fusion threshold (0.21 default: 128 MiB)", 1, 1e13));
+    k.push_back(Key("job.rdma.mtu_bytes", KeyType::Integer, 1024,
+                    "RoCE MTU (payload per packet; 1024 fits a 1500-byte IP MTU)", 64, 4096));
+    k.push_back(Key("job.rdma.ack_interval", KeyType::Integer, 16,
+                    "receiver ACKs every this many packets and each message's last", 1, 1e6));
+    k.push_back(Key("job.rdma.cnp_interval_us", KeyType::Number, 50.0,
+                    "at most one CNP per queue pair per this interval", 0, 1e6));
+    k.push_back(Key("job.rdma.nak_interval_us", KeyType::Number, 500.0,
+                    "an open sequence gap is NAKed again after this long", 0, 1e7));
+    k.push_back(Key("job.rdma.retransmit_timeout_ms", KeyType::Number, 67.108864,
+                    "go-back-N timeout for lost tails (NCCL_IB_TIMEOUT 14: 4.096 us x 2^14)", 0.001,
+                    1e6));
+    k.push_back(Key("job.rdma.nic_backpressure_bytes", KeyType::Integer, 4096,
+                    "the NIC takes a queue pair's next packet only while less RDMA data than "
+                    "this waits in its egress",
+                    1, 1e9));
+    k.push_back(Key("job.rdma.nic_weight", KeyType::Number, 1.0,
+                    "RDMA's round-robin share of a NIC shared with TCP/IP, relative to "
+                    "TCP/IP's (1 = byte-fair)",
+                    0.01, 100));
+    k.push_back(Key("dcqcn.alpha_gain", KeyType::Number, 1.0 / 256,
+                    "DCQCN g: weight of the newest period in alpha", 1e-9, 1));
+    k.push_back(Key("dcqcn.alpha_update_us", KeyType::Number, 55.0,
+                    "DCQCN K: alpha decays once per such period without CNP", 0.001, 1e6));
+    k.push_back(Key("dcqcn.rate_increase_us", KeyType::Number, 300.0,
+                    "DCQCN T: rate-increase timer (ConnectX rpg_time_reset)", 0.001, 1e6));
+    k.push_back(Key("dcqcn.byte_counter_bytes", KeyType::Integer, 2097088,
+                    "DCQCN B: bytes per byte-counter stage (ConnectX rpg_byte_reset 32767 x 64)", 1,
+                    1e12));
+    k.push_back(Key("dcqcn.fast_recovery_steps", KeyType::Integer, 1,
+                    "DCQCN F: fast-recovery stages (ConnectX rpg_threshold)", 0, 1000));
+    k.push_back(Key("dcqcn.ai_mbps", KeyType::Number, 5.0,
+                    "DCQCN additive increase step (ConnectX rpg_ai_rate)", 0, 1e6));
+    k.push_back(Key("dcqcn.hai_mbps", KeyType::Number, 50.0,
+                    "DCQCN hyper increase step (ConnectX rpg_hai_rate)", 0, 1e6));
+    k.push_back(Key("dcqcn.min_rate_mbps", KeyType::Number, 1.0,
+                    "DCQCN minimum rate (ConnectX rpg_min_rate)", 0.001, 1e6));
+    k.push_back(Key("dcqcn.clamp_target_rate", KeyType::Boolean, false,
+                    "every cut sets the target rate to the current rate (ConnectX "
+                    "clamp_tgt_rate; off: only if the rate rose since the previous cut)"));
+    k.push_back(Key("dcqcn.min_decrease_factor", KeyType::Number, 0.5,
+                    "one cut keeps at least this fraction of the rate (rpg_min_dec_fac)", 0, 1));
     k.push_back(Key("job.iterations", KeyType::Integer, 10,
                     "training iterations to run, warm-up included", 1, 1e7));
     k.push_back(Key("job.warmup_iterations", KeyType::Integer, 2,
@@ -421,7 +493,7 @@ ReadQueue(const json& r, const std::string& prefix)
 void
 CheckQueue(const std::string& source, const QueueSettings& q, const std::string& prefix)
 {
-    if (q.discipline == "red" && q.ecnKminBytes >= q.ecnKmaxBytes)
+    if (q.discipline != "fifo" && q.ecnKminBytes >= q.ecnKmaxBytes)
     {
         Fail(source, prefix + ".ecn_kmin_bytes",
              fmt::format("expected below ecn_kmax_bytes ({}), got {}", q.ecnKmaxBytes,
@@ -675,8 +747,8 @@ ResolveScenario(const json& user, const std::string& source)
         ModelSettings ms;
         ms.name = it.key();
         ms.parameters = m["parameters"].get<uint64_t>();
-        ms.computeSeconds = m["compute_s"].get<double>();
         ms.computeJitterCv = m["compute_jitter_cv"].get<double>();
+        ms.SetComputeSeconds(m["compute_s"].get<double>());
         userModels[it.key()] = ms;
         resolvedModels[it.key()] = m;
     }
@@ -724,10 +796,7 @@ ResolveScenario(const json& user, const std::string& source)
     }
     else if (auto builtIn = ns3::ModelProfile::BuiltIn(modelName))
     {
-        s.model.name = builtIn->name;
-        s.model.parameters = builtIn->parameters;
-        s.model.computeSeconds = builtIn->computeSeconds;
-        s.model.computeJitterCv = builtIn->computeJitterCv;
+        s.model = *builtIn;
     }
     else
     {
@@ -756,6 +825,52 @@ ResolveScenario(const json& user, const std::string& source)
     }
     s.socketsPerPeer = Get(r, "job.tcp.sockets_per_peer").get<uint32_t>();
     s.hostCeilingGbps = Get(r, "job.tcp.host_ceiling_gbps").get<double>();
+    if (double c = Get(r, "job.compute_s").get<double>(); c > 0)
+    {
+        s.model.SetComputeSeconds(c);
+    }
+    s.ncclChannels = Get(r, "job.nccl.channels").get<uint32_t>();
+    s.ncclSliceBytes = Get(r, "job.nccl.slice_bytes").get<uint64_t>();
+    s.horovodCycleMs = Get(r, "job.horovod.cycle_time_ms").get<double>();
+    s.horovodFusionBytes = Get(r, "job.horovod.fusion_threshold_bytes").get<uint64_t>();
+    s.rdma.mtuBytes = Get(r, "job.rdma.mtu_bytes").get<uint32_t>();
+    s.rdma.ackInterval = Get(r, "job.rdma.ack_interval").get<uint32_t>();
+    s.rdma.cnpIntervalUs = Get(r, "job.rdma.cnp_interval_us").get<double>();
+    s.rdma.nakIntervalUs = Get(r, "job.rdma.nak_interval_us").get<double>();
+    s.rdma.retransmitTimeoutMs = Get(r, "job.rdma.retransmit_timeout_ms").get<double>();
+    s.rdma.nicBackpressureBytes = Get(r, "job.rdma.nic_backpressure_bytes").get<uint32_t>();
+    s.rdma.nicWeight = Get(r, "job.rdma.nic_weight").get<double>();
+    if (s.rdma.mtuBytes + 44 > s.mtuBytes)
+    {
+        Fail(source, "job.rdma.mtu_bytes",
+             fmt::format("expected at most topology.mtu_bytes - 44 ({}: IPv4, UDP and RoCE "
+                         "headers must fit), got {}",
+                         s.mtuBytes - 44, s.rdma.mtuBytes));
+    }
+    s.dcqcn.alphaGain = Get(r, "dcqcn.alpha_gain").get<double>();
+    s.dcqcn.alphaUpdateUs = Get(r, "dcqcn.alpha_update_us").get<double>();
+    s.dcqcn.rateIncreaseUs = Get(r, "dcqcn.rate_increase_us").get<double>();
+    s.dcqcn.byteCounterBytes = Get(r, "dcqcn.byte_counter_bytes").get<uint64_t>();
+    s.dcqcn.fastRecoverySteps = Get(r, "dcqcn.fast_recovery_steps").get<uint32_t>();
+    s.dcqcn.aiMbps = Get(r, "dcqcn.ai_mbps").get<double>();
+    s.dcqcn.haiMbps = Get(r, "dcqcn.hai_mbps").get<double>();
+    s.dcqcn.minRateMbps = Get(r, "dcqcn.min_rate_mbps").get<double>();
+    s.dcqcn.minDecreaseFactor = Get(r, "dcqcn.min_decrease_factor").get<double>();
+    s.dcqcn.clampTargetRate = Get(r, "dcqcn.clamp_target_rate").get<bool>();
+    s.pfcEnabled = Get(r, "topology.pfc.enabled").get<bool>();
+    s.pfcXoffBytes = Get(r, "topology.pfc.xoff_bytes").get<uint32_t>();
+    s.pfcXonBytes = Get(r, "topology.pfc.xon_bytes").get<uint32_t>();
+    if (s.pfcXonBytes > s.pfcXoffBytes)
+    {
+        Fail(source, "topology.pfc.xon_bytes",
+             fmt::format("expected at most topology.pfc.xoff_bytes ({}), got {}", s.pfcXoffBytes,
+                         s.pfcXonBytes));
+    }
+    if (s.pfcEnabled && s.transport != "rdma")
+    {
+        Fail(source, "topology.pfc.enabled",
+             "PFC protects the RoCE class: expected job.transport \"rdma\" with it");
+    }
 
     s.crossType = Get(r, "cross_traffic.type").get<std::string>();
     s.crossLoadGbps = Get(r, "cross_traffic.load_gbps").get<double>();

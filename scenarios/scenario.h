@@ -6,6 +6,7 @@
 #include "load-file.h"
 
 #include "ns3/flow-size-cdf.h"
+#include "ns3/model-profile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -57,13 +58,8 @@ struct QueueSettings
     double ecnPmax;
 };
 
-struct ModelSettings
-{
-    std::string name;
-    uint64_t parameters;
-    double computeSeconds;
-    double computeJitterCv;
-};
+/** A model: the built-in profiles, or one defined under `models` (one gradient tensor). */
+using ModelSettings = ns3::ModelProfile;
 
 struct Scenario
 {
@@ -87,6 +83,37 @@ struct Scenario
     uint32_t warmupIterations;
     uint32_t socketsPerPeer;
     double hostCeilingGbps;
+    uint32_t ncclChannels;
+    uint64_t ncclSliceBytes;
+    double horovodCycleMs;
+    uint64_t horovodFusionBytes;
+
+    struct Rdma
+    {
+        uint32_t mtuBytes;
+        uint32_t ackInterval;
+        double cnpIntervalUs;
+        double nakIntervalUs;
+        double retransmitTimeoutMs;
+        uint32_t nicBackpressureBytes;
+        double nicWeight;
+    } rdma;
+    struct Dcqcn
+    {
+        double alphaGain;
+        double alphaUpdateUs;
+        double rateIncreaseUs;
+        uint64_t byteCounterBytes;
+        uint32_t fastRecoverySteps;
+        double aiMbps;
+        double haiMbps;
+        double minRateMbps;
+        double minDecreaseFactor;
+        bool clampTargetRate;
+    } dcqcn;
+    bool pfcEnabled;
+    uint32_t pfcXoffBytes;
+    uint32_t pfcXonBytes;
 
     std::string crossType;
     double crossLoadGbps;

@@ -32,7 +32,11 @@ RunLoaded(const std::string& configuration)
 {
     json user
         = { { "topology", { { "configuration", configuration } } },
-            { "job", { { "model", "small" }, { "iterations", 4 }, { "warmup_iterations", 1 } } },
+            { "job",
+              { { "model", "small" },
+                { "iterations", 4 },
+                { "warmup_iterations", 1 },
+                { "horovod", { { "cycle_time_ms", 0.1 } } } } },
             { "models", { { "small", { { "parameters", 2000000 }, { "compute_s", 0.004 } } } } },
             { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 20 }, { "streams", 4 } } },
             { "simulation", { { "progress_interval_s", 0 } } } };

@@ -11,25 +11,31 @@ using namespace flumen;
 TEST(RunOutputs, IterationsCsvRoundTrips)
 {
     std::vector<IterationRow> rows(2);
-    rows[0] = { 0, 0, 0.0, 0.160123456, 0.110000001, true };
-    rows[1] = { 1, 2, 0.160123456, 0.32, 0.27, false };
+    rows[0] = { 0, 0, 0.0, 0.160123456, 0.05, 0.1, 0.0, 0.010123456, true };
+    rows[1] = { 1, 2, 0.160123456, 0.32, 0.04, 0.08, 0.03, 0.009876544, false };
     std::string csv = FormatIterationsCsv(rows);
-    EXPECT_EQ(csv.substr(0, csv.find('\n')),
-              "iteration,worker,start_s,end_s,duration_s,compute_s,comm_s,warmup");
+    EXPECT_EQ(
+        csv.substr(0, csv.find('\n')),
+        "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup");
     auto back = ParseIterationsCsv(csv, "x.csv");
     ASSERT_EQ(back.size(), 2u);
     EXPECT_EQ(back[1].worker, 2u);
     EXPECT_NEAR(back[0].endS, 0.160123456, 1e-12);
-    EXPECT_NEAR(back[1].computeEndS, 0.27, 1e-9);
+    EXPECT_NEAR(back[1].forwardS, 0.04, 1e-9);
+    EXPECT_NEAR(back[1].backwardS, 0.08, 1e-9);
+    EXPECT_NEAR(back[1].waitS, 0.03, 1e-9);
+    EXPECT_NEAR(back[1].stepS, 0.009876544, 1e-9);
+    EXPECT_EQ(back, rows);
     EXPECT_TRUE(back[0].warmup);
     EXPECT_FALSE(back[1].warmup);
 }
 
 TEST(RunOutputs, GarbledCsvNamesTheLine)
 {
-    std::string bad = "iteration,worker,start_s,end_s,duration_s,compute_s,comm_s,warmup\n"
-                      "0,0,0.1,0.2,0.1,0.05,0.05,0\n"
-                      "0,1,zero,0.2,0.1,0.05,0.05,0\n";
+    std::string bad
+        = "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup\n"
+          "0,0,0.1,0.2,0.1,0.03,0.05,0.01,0.01,0\n"
+          "0,1,zero,0.2,0.1,0.03,0.05,0.01,0.01,0\n";
     try
     {
         ParseIterationsCsv(bad, "runs/a.csv");

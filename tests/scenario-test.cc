@@ -37,7 +37,9 @@ TEST(Scenario, EmptyObjectResolvesToDefaults)
     EXPECT_EQ(s.crossType, "none");
     EXPECT_DOUBLE_EQ(s.linkRateGbps, 25.0);
     // The resolved scenario carries every key.
-    EXPECT_EQ(s.resolved["topology"]["switch_queue"]["discipline"], "fifo");
+    EXPECT_EQ(s.resolved["topology"]["switch_queue"]["discipline"], "ecn");
+    EXPECT_EQ(s.resolved["job"]["horovod"]["fusion_threshold_bytes"], 134217728);
+    EXPECT_EQ(s.model.ReleaseBytes().size(), 54u); // ResNet-50: 53 convolutions + fc
     EXPECT_EQ(s.resolved["job"]["iterations"], 10);
 }
 
@@ -50,7 +52,7 @@ TEST(Scenario, UserValuesAndModelsAreTaken)
     Scenario s = test::Resolve(user);
     EXPECT_EQ(s.model.name, "tiny");
     EXPECT_EQ(s.model.parameters, 1000u);
-    EXPECT_DOUBLE_EQ(s.model.computeSeconds, 0.01);
+    EXPECT_DOUBLE_EQ(s.model.ComputeSeconds(), 0.01);
     EXPECT_DOUBLE_EQ(s.model.computeJitterCv, 0.0);
     EXPECT_EQ(s.iterations, 4u);
     EXPECT_DOUBLE_EQ(s.crossLoadGbps, 12.5);

@@ -13,14 +13,16 @@ namespace flumen
 
 namespace
 {
-const char* kHeader = "iteration,worker,start_s,end_s,duration_s,compute_s,comm_s,warmup";
+const char* kHeader
+    = "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup";
 }
 
 bool
 IterationRow::operator==(const IterationRow& o) const
 {
     return iteration == o.iteration && worker == o.worker && startS == o.startS && endS == o.endS
-           && computeEndS == o.computeEndS && warmup == o.warmup;
+           && forwardS == o.forwardS && backwardS == o.backwardS && waitS == o.waitS
+           && stepS == o.stepS && warmup == o.warmup;
 }
 
 std::string
@@ -30,9 +32,9 @@ FormatIterationsCsv(const std::vector<IterationRow>& rows)
     for (const auto& r : rows)
     {
         // Nanosecond resolution: ns-3's time step.
-        out += fmt::format("{},{},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{}\n", r.iteration, r.worker,
-                           r.startS, r.endS, r.endS - r.startS, r.computeEndS - r.startS,
-                           r.endS - r.computeEndS, r.warmup ? 1 : 0);
+        out += fmt::format("{},{},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{}\n",
+                           r.iteration, r.worker, r.startS, r.endS, r.endS - r.startS, r.forwardS,
+                           r.backwardS, r.waitS, r.stepS, r.warmup ? 1 : 0);
     }
     return out;
 }
@@ -67,10 +69,10 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
         {
             f.push_back(cell);
         }
-        if (f.size() != 8)
+        if (f.size() != 10)
         {
-            throw std::runtime_error(fmt::format("{}:{}: expected 8 comma-separated fields, got {}",
-                                                 source, lineNo, f.size()));
+            throw std::runtime_error(fmt::format(
+                "{}:{}: expected 10 comma-separated fields, got {}", source, lineNo, f.size()));
         }
         try
         {
@@ -79,8 +81,11 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
             r.worker = static_cast<uint32_t>(std::stoul(f[1]));
             r.startS = std::stod(f[2]);
             r.endS = std::stod(f[3]);
-            r.computeEndS = r.startS + std::stod(f[5]);
-            r.warmup = f[7] == "1";
+            r.forwardS = std::stod(f[5]);
+            r.backwardS = std::stod(f[6]);
+            r.waitS = std::stod(f[7]);
+            r.stepS = std::stod(f[8]);
+            r.warmup = f[9] == "1";
             rows.push_back(r);
         }
         catch (const std::exception&)

@@ -16,16 +16,22 @@ struct IterationRow
 {
     uint32_t iteration = 0;
     uint32_t worker = 0;
-    double startS = 0;      //!< compute began
-    double endS = 0;        //!< all-reduce completed
-    double computeEndS = 0; //!< all-reduce began
+    double startS = 0;    //!< forward pass began
+    double endS = 0;      //!< optimizer step done
+    double forwardS = 0;  //!< forward pass
+    double backwardS = 0; //!< backward pass (gradients released during it)
+    double waitS = 0;     //!< after the backward pass, waiting for the last all-reduce
+    double stepS = 0;     //!< optimizer step
     bool warmup = false;
 
     double DurationS() const { return endS - startS; }
     bool operator==(const IterationRow& o) const;
 };
 
-/** Header: iteration,worker,start_s,end_s,duration_s,compute_s,comm_s,warmup */
+/**
+ * Header: iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup
+ * (wait_s is the communication the backward pass did not hide).
+ */
 std::string FormatIterationsCsv(const std::vector<IterationRow>& rows);
 /** Parses what FormatIterationsCsv wrote; errors name `source` and the line. */
 std::vector<IterationRow> ParseIterationsCsv(const std::string& text, const std::string& source);

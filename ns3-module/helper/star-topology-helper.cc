@@ -44,9 +44,16 @@ MakeQueueHelper(const EgressQueueConfig& q, DataRate rate, Time delay)
                              "UseHardDrop", BooleanValue(false), "MeanPktSize", UintegerValue(1500),
                              "LinkBandwidth", DataRateValue(rate), "LinkDelay", TimeValue(delay));
     }
+    else if (q.discipline == "ecn")
+    {
+        tch.SetRootQueueDisc("ns3::EcnRampQueueDisc", "MaxSize", QueueSizeValue(size), "KminBytes",
+                             UintegerValue(q.ecnKminBytes), "KmaxBytes",
+                             UintegerValue(q.ecnKmaxBytes), "Pmax", DoubleValue(q.ecnPmax));
+    }
     else
     {
-        NS_ABORT_MSG("unknown queue discipline '" << q.discipline << "' (expected fifo or red)");
+        NS_ABORT_MSG("unknown queue discipline '" << q.discipline
+                                                  << "' (expected fifo, red or ecn)");
     }
     return tch;
 }
@@ -115,6 +122,13 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
 
     TrafficControlHelper hostTc
         = MakeQueueHelper(m_config.hostQueue, m_config.linkRate, m_config.linkDelay);
+    if (m_config.rdmaNic)
+    {
+        hostTc = TrafficControlHelper();
+        hostTc.SetRootQueueDisc("ns3::NicQueueDisc", "HostBufferBytes",
+                                UintegerValue(m_config.hostQueue.bufferBytes), "RdmaWeight",
+                                DoubleValue(m_config.nicRdmaWeight));
+    }
     TrafficControlHelper torTc
         = MakeQueueHelper(m_config.switchQueue, m_config.linkRate, m_config.linkDelay);
 
@@ -134,6 +148,22 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         t.hostAddresses.push_back(ifs.GetAddress(0));
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    if (m_config.pfc.enabled)
+    {
+        NS_ABORT_MSG_IF(!m_config.rdmaNic, "PFC needs the RDMA-aware host NICs (rdmaNic)");
+        std::vector<Ptr<NicQueueDisc>> nics;
+        for (const auto& q : t.hostQueueDiscs)
+        {
+            nics.push_back(DynamicCast<NicQueueDisc>(q));
+        }
+        t.pfc = CreateObjectWithAttributes<PfcController>(
+            "XoffBytes", UintegerValue(m_config.pfc.xoffBytes), "XonBytes",
+            UintegerValue(m_config.pfc.xonBytes));
+        // A PAUSE frame (64 bytes) takes effect after its serialisation and the propagation.
+        Time delay = m_config.linkDelay + m_config.linkRate.CalculateBytesTxTime(64);
+        t.pfc->Install(t.torQueueDiscs, t.hostAddresses, nics, delay);
+    }
 
     if (m_config.configuration == 'A')
     {

@@ -17,6 +17,7 @@
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/pfc-controller.h"
 #include "ns3/queue-disc.h"
 
 #include <string>
@@ -25,14 +26,25 @@
 namespace ns3
 {
 
-/** One egress port's queue: a FIFO or RED with an ECN ramp (DCQCN-style: Kmin, Kmax, Pmax). */
+/**
+ * One egress port's queue: a FIFO, ns-3's RED with an ECN ramp, or the DCQCN-style ramp
+ * (EcnRampQueueDisc: instantaneous queue, Kmin, Kmax, Pmax; marks only ECN-capable packets).
+ */
 struct EgressQueueConfig
 {
-    std::string discipline = "fifo"; //!< "fifo" or "red"
+    std::string discipline = "fifo"; //!< "fifo", "red" or "ecn"
     uint32_t bufferBytes = 4 * 1024 * 1024;
-    uint32_t ecnKminBytes = 100 * 1000; //!< RED only
-    uint32_t ecnKmaxBytes = 400 * 1000; //!< RED only
-    double ecnPmax = 0.2;               //!< RED only: marking probability at Kmax
+    uint32_t ecnKminBytes = 100 * 1000; //!< red, ecn
+    uint32_t ecnKmaxBytes = 400 * 1000; //!< red, ecn
+    double ecnPmax = 0.2;               //!< red, ecn: marking probability at Kmax
+};
+
+/** Priority flow control at the ToR for the RoCE class (needs rdmaNic). */
+struct PfcConfig
+{
+    bool enabled = false;
+    uint32_t xoffBytes = 512 * 1024;
+    uint32_t xonBytes = 512 * 1024 - 3000;
 };
 
 struct StarTopologyConfig
@@ -44,6 +56,13 @@ struct StarTopologyConfig
     uint16_t mtu = 1500;
     EgressQueueConfig hostQueue;   //!< every host NIC's egress
     EgressQueueConfig switchQueue; //!< every ToR port's egress
+    /**
+     * Host NICs arbitrate RDMA and TCP/IP (NicQueueDisc, hostQueue.bufferBytes for the
+     * TCP/IP class) instead of hostQueue's discipline; needed by the RDMA transport.
+     */
+    bool rdmaNic = false;
+    double nicRdmaWeight = 1.0; //!< RDMA's share of the NIC relative to TCP/IP's
+    PfcConfig pfc;
 };
 
 /** What StarTopologyHelper::Install built, and the roles configuration A or B gives hosts. */
@@ -60,6 +79,7 @@ struct StarTopology
     std::vector<uint32_t> jobHosts;             //!< host index of rank 0, 1, ...
     uint32_t crossSource = 0;
     uint32_t crossDestination = 0;
+    Ptr<PfcController> pfc; //!< null unless PFC is enabled
 
     /** The queue that the configuration makes the bottleneck, and its device. */
     Ptr<QueueDisc> GetBottleneckQueueDisc() const;

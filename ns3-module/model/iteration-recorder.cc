@@ -21,41 +21,14 @@ IterationRecorder::GetTypeId()
 void
 IterationRecorder::Watch(Ptr<TrainingWorker> worker)
 {
-    uint32_t rank = worker->GetRank();
-    if (m_open.size() <= rank)
-    {
-        m_open.resize(rank + 1);
-    }
     m_workers.push_back(worker);
-    worker->TraceConnectWithoutContext("IterationStart",
-                                       MakeCallback(&IterationRecorder::HandleStart, this));
-    worker->TraceConnectWithoutContext("ComputeEnd",
-                                       MakeCallback(&IterationRecorder::HandleComputeEnd, this));
-    worker->TraceConnectWithoutContext("IterationEnd",
-                                       MakeCallback(&IterationRecorder::HandleEnd, this));
+    worker->TraceConnectWithoutContext("IterationPhases",
+                                       MakeCallback(&IterationRecorder::HandlePhases, this));
 }
 
 void
-IterationRecorder::HandleStart(uint32_t rank, uint32_t iteration, Time at)
+IterationRecorder::HandlePhases(const IterationPhases& r)
 {
-    IterationRecord& r = m_open.at(rank);
-    r = IterationRecord();
-    r.rank = rank;
-    r.iteration = iteration;
-    r.start = at;
-}
-
-void
-IterationRecorder::HandleComputeEnd(uint32_t rank, uint32_t iteration, Time at)
-{
-    m_open.at(rank).computeEnd = at;
-}
-
-void
-IterationRecorder::HandleEnd(uint32_t rank, uint32_t iteration, Time at)
-{
-    IterationRecord& r = m_open.at(rank);
-    r.end = at;
     m_records.push_back(r);
     if (!m_onIteration.IsNull())
     {

@@ -1,6 +1,7 @@
 /*
- * Collects per-worker, per-iteration times from TrainingWorker trace sources, and tells
- * when every worker has finished its iterations (the runner stops the simulation then).
+ * Collects per-worker, per-iteration phase times from TrainingWorker's IterationPhases trace,
+ * and tells when every worker has finished its iterations (the runner stops the simulation
+ * then).
  */
 #ifndef FLUMEN_ITERATION_RECORDER_H
 #define FLUMEN_ITERATION_RECORDER_H
@@ -16,14 +17,7 @@
 namespace ns3
 {
 
-struct IterationRecord
-{
-    uint32_t iteration = 0;
-    uint32_t rank = 0;
-    Time start;      //!< compute began
-    Time computeEnd; //!< all-reduce began
-    Time end;        //!< all-reduce completed
-};
+using IterationRecord = IterationPhases;
 
 class IterationRecorder : public Object
 {
@@ -44,12 +38,9 @@ class IterationRecorder : public Object
     void DoDispose() override;
 
   private:
-    void HandleStart(uint32_t rank, uint32_t iteration, Time at);
-    void HandleComputeEnd(uint32_t rank, uint32_t iteration, Time at);
-    void HandleEnd(uint32_t rank, uint32_t iteration, Time at);
+    void HandlePhases(const IterationPhases& phases);
 
     std::vector<Ptr<TrainingWorker>> m_workers;
-    std::vector<IterationRecord> m_open; //!< in-progress iteration of each rank
     std::vector<IterationRecord> m_records;
     Callback<void> m_allFinished;
     Callback<void, const IterationRecord&> m_onIteration;

@@ -1,6 +1,7 @@
 /*
- * A DNN model as the training job sees it: how many fp32 gradients it all-reduces per
- * iteration and how long one iteration's computation takes on one worker.
+ * A DNN model as the training job sees it: its gradient tensors (sizes, and when in the
+ * backward pass each is released) and the durations of its forward pass, backward pass and
+ * optimizer step on one worker.
  */
 #ifndef FLUMEN_MODEL_PROFILE_H
 #define FLUMEN_MODEL_PROFILE_H
@@ -13,26 +14,50 @@
 namespace ns3
 {
 
+/** One gradient tensor (a layer's parameters, released together). */
+struct GradientTensor
+{
+    uint64_t parameters = 0;
+    double backwardWeight = 1.0; //!< relative backward compute of its layer (e.g. FLOPs)
+};
+
 struct ModelProfile
 {
     std::string name;
     uint64_t parameters = 0;        //!< trainable parameters (gradients all-reduced)
     uint32_t bytesPerParameter = 4; //!< fp32 gradients
-    double computeSeconds = 0.0;    //!< one iteration's forward+backward+step, no communication
-    double computeJitterCv = 0.0;   //!< coefficient of variation of the compute time
+    double forwardSeconds = 0.0;
+    double backwardSeconds = 0.0;
+    double stepSeconds = 0.0;
+    double computeJitterCv = 0.0; //!< coefficient of variation of each compute phase
+    /** Layers in forward order (input first); empty = one tensor of all parameters. */
+    std::vector<GradientTensor> layers;
 
-    /** Bytes of the gradient buffer one all-reduce reduces. */
+    double ComputeSeconds() const { return forwardSeconds + backwardSeconds + stepSeconds; }
+    /** Bytes of the gradient buffer one iteration all-reduces. */
     uint64_t GradientBytes() const { return parameters * bytesPerParameter; }
-
     /** Bytes one worker sends per ring all-reduce with n workers: 2(n-1)/n x buffer. */
     double RingBytesPerWorker(uint32_t n) const;
 
+    /** Tensor sizes in bytes in release order (last layer first). */
+    std::vector<uint64_t> ReleaseBytes() const;
     /**
-     * The built-in profiles: resnet50, densenet161, vgg16, bert-large.
-     * Compute times are provisional: each is the testbed's measured no-cross-traffic
-     * iteration time (RDMA, 4 workers) minus the time to send the ring's bytes at 25 Gbps,
-     * i.e. communication assumed not overlapped. The calibration issue replaces them.
+     * When each tensor (release order) is ready, as a fraction of the backward pass: a
+     * layer's gradient is ready when the backward pass has done its layer and every layer
+     * after it, each taking time in proportion to its backward weight.
      */
+    std::vector<double> ReleaseFractions() const;
+
+    /**
+     * Splits a total compute time the way the built-in profiles do: the optimizer step is a
+     * memory-bound pass over the parameters (StepSecondsFor), the rest is one third forward
+     * and two thirds backward (a backward pass costs about twice the forward's FLOPs).
+     */
+    void SetComputeSeconds(double total);
+    /** SGD-with-momentum step time: 5 passes over 4-byte parameters at 1.2 TB/s (A100). */
+    static double StepSecondsFor(uint64_t parameters);
+
+    /** The built-in profiles: resnet50, densenet161, vgg16, bert-large. */
     static std::optional<ModelProfile> BuiltIn(const std::string& name);
     static std::vector<std::string> BuiltInNames();
 };

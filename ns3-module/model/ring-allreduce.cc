@@ -43,15 +43,35 @@ RingAllReduce::BytesSentByRank(uint64_t bytes, uint32_t n, uint32_t r)
     return total;
 }
 
+uint32_t
+RingAllReduce::SlicesPerChunk(uint64_t bytes, uint32_t n, uint64_t sliceBytes)
+{
+    uint64_t largest = ChunkBytes(bytes, n, 0);
+    if (sliceBytes == 0 || largest <= sliceBytes)
+    {
+        return 1;
+    }
+    return static_cast<uint32_t>((largest + sliceBytes - 1) / sliceBytes);
+}
+
 void
-RingAllReduce::Setup(Ptr<RingTransport> transport, uint32_t rank, uint32_t ranks)
+RingAllReduce::Setup(Ptr<RingTransport> transport, uint32_t rank, uint32_t ranks,
+                     uint64_t sliceBytes)
 {
     NS_ABORT_MSG_IF(ranks < 2, "RingAllReduce needs at least 2 ranks");
     NS_ABORT_MSG_IF(rank >= ranks, "RingAllReduce: rank out of range");
     m_transport = transport;
     m_rank = rank;
     m_ranks = ranks;
+    m_sliceBytes = sliceBytes;
     m_transport->SetReceiveCallback(MakeCallback(&RingAllReduce::HandleReceived, this));
+}
+
+uint64_t
+RingAllReduce::SliceBytesOf(uint32_t step, uint32_t sender, uint32_t slice) const
+{
+    uint64_t chunk = ChunkBytes(m_bytes, m_ranks, ChunkSentInStep(m_ranks, sender, step));
+    return ChunkBytes(chunk, m_slices, slice);
 }
 
 void
@@ -63,15 +83,22 @@ RingAllReduce::Start(uint64_t bytes, Callback<void> done)
     m_bytes = bytes;
     m_received = 0;
     m_done = done;
+    m_slices = SlicesPerChunk(bytes, m_ranks, m_sliceBytes);
     const uint32_t steps = 2 * (m_ranks - 1);
-    // Receives are posted for every step up front (NCCL posts them as the step comes; the
+    const uint32_t previous = (m_rank + m_ranks - 1) % m_ranks;
+    // Receives are posted for every slice up front (NCCL posts them as the step comes; the
     // order is the same and bytes that arrive early are kept, so the timing is unchanged).
     for (uint32_t s = 0; s < steps; ++s)
     {
-        uint32_t chunk = ChunkSentInStep(m_ranks, (m_rank + m_ranks - 1) % m_ranks, s);
-        m_transport->PostReceive(ChunkBytes(bytes, m_ranks, chunk));
+        for (uint32_t j = 0; j < m_slices; ++j)
+        {
+            m_transport->PostReceive(SliceBytesOf(s, previous, j));
+        }
     }
-    m_transport->Send(ChunkBytes(bytes, m_ranks, ChunkSentInStep(m_ranks, m_rank, 0)));
+    for (uint32_t j = 0; j < m_slices; ++j)
+    {
+        m_transport->Send(SliceBytesOf(0, m_rank, j));
+    }
 }
 
 void
@@ -79,13 +106,16 @@ RingAllReduce::HandleReceived(uint64_t bytes)
 {
     NS_ABORT_MSG_IF(!m_running, "RingAllReduce: data from the previous rank while idle");
     const uint32_t steps = 2 * (m_ranks - 1);
-    uint32_t step = m_received++;
-    NS_LOG_LOGIC("rank " << m_rank << " received step " << step);
+    // The predecessor's stream is step-major: all slices of step s before any of step s+1.
+    uint32_t index = m_received++;
+    uint32_t step = index / m_slices;
+    uint32_t slice = index % m_slices;
+    NS_LOG_LOGIC("rank " << m_rank << " received step " << step << " slice " << slice);
     if (step + 1 < steps)
     {
-        m_transport->Send(ChunkBytes(m_bytes, m_ranks, ChunkSentInStep(m_ranks, m_rank, step + 1)));
+        m_transport->Send(SliceBytesOf(step + 1, m_rank, slice));
     }
-    if (m_received == steps)
+    if (m_received == steps * m_slices)
     {
         m_running = false;
         Callback<void> done = m_done;

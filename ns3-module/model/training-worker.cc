@@ -1,11 +1,10 @@
 #include "training-worker.h"
 
+#include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include <cmath>
 
 namespace ns3
 {
@@ -30,39 +29,51 @@ TrainingWorker::GetTypeId()
               .AddAttribute("Iterations", "Training iterations to run, warm-up included.",
                             UintegerValue(10), MakeUintegerAccessor(&TrainingWorker::m_iterations),
                             MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("GradientBytes",
-                            "Bytes all-reduced per iteration (parameters x 4 for fp32).",
-                            UintegerValue(4 * 25557032ULL),
-                            MakeUintegerAccessor(&TrainingWorker::m_gradientBytes),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("ComputeTime", "Mean compute time of one iteration (no communication).",
-                            TimeValue(MilliSeconds(100)),
-                            MakeTimeAccessor(&TrainingWorker::m_computeTime),
+              .AddAttribute(
+                  "ForwardTime", "Mean duration of the forward pass.", TimeValue(MilliSeconds(30)),
+                  MakeTimeAccessor(&TrainingWorker::m_forwardTime), MakeTimeChecker(Seconds(0)))
+              .AddAttribute("BackwardTime", "Mean duration of the backward pass.",
+                            TimeValue(MilliSeconds(60)),
+                            MakeTimeAccessor(&TrainingWorker::m_backwardTime),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute(
+                  "StepTime", "Mean duration of the optimizer step (after all reductions).",
+                  TimeValue(MilliSeconds(5)), MakeTimeAccessor(&TrainingWorker::m_stepTime),
+                  MakeTimeChecker(Seconds(0)))
               .AddAttribute("ComputeJitterCv",
-                            "Coefficient of variation of the compute time (normal, truncated "
+                            "Coefficient of variation of each compute phase (normal, truncated "
                             "at +-3 sigma).",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&TrainingWorker::m_computeJitterCv),
+                            DoubleValue(0.0), MakeDoubleAccessor(&TrainingWorker::m_jitterCv),
                             MakeDoubleChecker<double>(0.0, 0.3))
+              .AddAttribute("SliceBytes",
+                            "NCCL slice: each ring step is pipelined in pieces of at most this "
+                            "many bytes (0 = whole steps).",
+                            UintegerValue(512 * 1024),
+                            MakeUintegerAccessor(&TrainingWorker::m_sliceBytes),
+                            MakeUintegerChecker<uint64_t>())
               .AddTraceSource("IterationStart", "An iteration began (rank, iteration, time).",
                               MakeTraceSourceAccessor(&TrainingWorker::m_iterationStartTrace),
                               "ns3::TrainingWorker::IterationTracedCallback")
-              .AddTraceSource("ComputeEnd",
-                              "An iteration's computation ended and its all-reduce began.",
-                              MakeTraceSourceAccessor(&TrainingWorker::m_computeEndTrace),
+              .AddTraceSource("BackwardEnd",
+                              "The backward pass released its last gradient (rank, iteration, "
+                              "time).",
+                              MakeTraceSourceAccessor(&TrainingWorker::m_backwardEndTrace),
                               "ns3::TrainingWorker::IterationTracedCallback")
               .AddTraceSource("IterationEnd",
-                              "An iteration's all-reduce completed (rank, iteration, time).",
+                              "An iteration's optimizer step completed (rank, iteration, time).",
                               MakeTraceSourceAccessor(&TrainingWorker::m_iterationEndTrace),
-                              "ns3::TrainingWorker::IterationTracedCallback");
+                              "ns3::TrainingWorker::IterationTracedCallback")
+              .AddTraceSource("IterationPhases",
+                              "An iteration completed: the times of all its phases.",
+                              MakeTraceSourceAccessor(&TrainingWorker::m_phasesTrace),
+                              "ns3::TrainingWorker::PhasesTracedCallback");
     return tid;
 }
 
 TrainingWorker::TrainingWorker()
 {
     m_jitter = CreateObject<NormalRandomVariable>();
-    m_allReduce = CreateObject<RingAllReduce>();
+    m_allReduce = CreateObject<NcclAllReduce>();
 }
 
 int64_t
@@ -75,21 +86,32 @@ TrainingWorker::AssignStreams(int64_t stream)
 void
 TrainingWorker::DoDispose()
 {
-    m_computeEvent.Cancel();
+    for (auto& e : m_events)
+    {
+        e.Cancel();
+    }
+    m_events.clear();
     m_allReduce->Dispose();
     m_allReduce = nullptr;
-    m_transport = nullptr;
+    m_channels.clear();
+    m_coordinator = nullptr;
     Application::DoDispose();
 }
 
 void
 TrainingWorker::StartApplication()
 {
-    NS_ABORT_MSG_IF(!m_transport, "TrainingWorker " << m_rank << ": no transport set");
+    NS_ABORT_MSG_IF(m_channels.empty(), "TrainingWorker " << m_rank << ": no transport set");
+    NS_ABORT_MSG_IF(!m_coordinator, "TrainingWorker " << m_rank << ": no Horovod coordinator");
     NS_ABORT_MSG_IF(m_rank >= m_ranks, "TrainingWorker: Rank must be below Ranks");
+    NS_ABORT_MSG_IF(m_release.size() != m_coordinator->GetTensorBytes().size(),
+                    "TrainingWorker: release fractions and tensor list differ in length");
     m_running = true;
-    m_allReduce->Setup(m_transport, m_rank, m_ranks);
-    m_transport->Start();
+    m_allReduce->Setup(m_channels, m_rank, m_ranks, m_sliceBytes);
+    for (auto& t : m_channels)
+    {
+        t->Start();
+    }
     BeginIteration();
 }
 
@@ -97,19 +119,23 @@ void
 TrainingWorker::StopApplication()
 {
     m_running = false;
-    m_computeEvent.Cancel();
+    for (auto& e : m_events)
+    {
+        e.Cancel();
+    }
+    m_events.clear();
 }
 
 Time
-TrainingWorker::DrawComputeTime()
+TrainingWorker::Jittered(Time mean)
 {
-    if (m_computeJitterCv <= 0.0)
+    if (m_jitterCv <= 0.0 || mean.IsZero())
     {
-        return m_computeTime;
+        return mean;
     }
     // Truncated at +-3 sigma so a draw can never be negative (cv <= 0.3 enforced).
     double z = m_jitter->GetValue(0.0, 1.0, 3.0);
-    return Seconds(m_computeTime.GetSeconds() * (1.0 + m_computeJitterCv * z));
+    return Seconds(mean.GetSeconds() * (1.0 + m_jitterCv * z));
 }
 
 void
@@ -119,23 +145,107 @@ TrainingWorker::BeginIteration()
     {
         return;
     }
+    m_events.clear();
+    m_phases = IterationPhases();
+    m_phases.rank = m_rank;
+    m_phases.iteration = m_iterationsDone;
+    m_phases.start = Simulator::Now();
+    m_reducedTensors = 0;
+    m_backwardDone = false;
+    m_stepping = false;
     m_iterationStartTrace(m_rank, m_iterationsDone, Simulator::Now());
-    m_computeEvent = Simulator::Schedule(DrawComputeTime(), &TrainingWorker::ComputeDone, this);
+    m_events.push_back(
+        Simulator::Schedule(Jittered(m_forwardTime), &TrainingWorker::ForwardDone, this));
 }
 
 void
-TrainingWorker::ComputeDone()
+TrainingWorker::ForwardDone()
 {
-    m_computeEndTrace(m_rank, m_iterationsDone, Simulator::Now());
-    m_allReduce->Start(m_gradientBytes, MakeCallback(&TrainingWorker::AllReduceDone, this));
+    m_phases.forwardEnd = Simulator::Now();
+    Time backward = Jittered(m_backwardTime);
+    for (uint32_t i = 0; i < m_release.size(); ++i)
+    {
+        m_events.push_back(Simulator::Schedule(Seconds(backward.GetSeconds() * m_release[i]),
+                                               &TrainingWorker::ReleaseTensor, this, i));
+    }
+    // Scheduled after the releases: at equal times ns-3 runs events in scheduling order.
+    m_events.push_back(Simulator::Schedule(backward, &TrainingWorker::BackwardDone, this));
+}
+
+void
+TrainingWorker::ReleaseTensor(uint32_t tensor)
+{
+    m_coordinator->TensorReady(m_rank, m_iterationsDone, tensor);
+}
+
+void
+TrainingWorker::BackwardDone()
+{
+    m_phases.backwardEnd = Simulator::Now();
+    m_backwardDone = true;
+    m_backwardEndTrace(m_rank, m_iterationsDone, Simulator::Now());
+    MaybeStep();
+}
+
+void
+TrainingWorker::EnqueueAllReduce(const FusedAllReduce& f)
+{
+    NS_ABORT_MSG_IF(f.iteration != m_iterationsDone,
+                    "TrainingWorker " << m_rank << ": all-reduce for iteration " << f.iteration
+                                      << " while in iteration " << m_iterationsDone);
+    m_queue.push_back(f);
+    if (!m_reducing)
+    {
+        StartNextAllReduce();
+    }
+}
+
+void
+TrainingWorker::StartNextAllReduce()
+{
+    if (m_queue.empty())
+    {
+        return;
+    }
+    m_reducing = true;
+    m_allReduce->Start(m_queue.front().bytes, MakeCallback(&TrainingWorker::AllReduceDone, this));
 }
 
 void
 TrainingWorker::AllReduceDone()
 {
+    FusedAllReduce f = m_queue.front();
+    m_queue.pop_front();
+    m_reducing = false;
+    ++m_allReducesDone;
+    m_reducedTensors += f.tensors;
+    if (m_reducedTensors == m_release.size())
+    {
+        m_phases.commEnd = Simulator::Now();
+        MaybeStep();
+    }
+    StartNextAllReduce();
+}
+
+void
+TrainingWorker::MaybeStep()
+{
+    if (m_stepping || !m_backwardDone || m_reducedTensors < m_release.size())
+    {
+        return;
+    }
+    m_stepping = true;
+    m_events.push_back(Simulator::Schedule(Jittered(m_stepTime), &TrainingWorker::StepDone, this));
+}
+
+void
+TrainingWorker::StepDone()
+{
+    m_phases.end = Simulator::Now();
     NS_LOG_INFO("rank " << m_rank << " finished iteration " << m_iterationsDone << " at "
                         << Simulator::Now().As(Time::S));
     uint32_t finished = m_iterationsDone++; // counted first: trace sinks see IsFinished()
+    m_phasesTrace(m_phases);
     m_iterationEndTrace(m_rank, finished, Simulator::Now());
     BeginIteration();
 }

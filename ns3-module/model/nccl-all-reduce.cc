@@ -1,0 +1,74 @@
+#include "nccl-all-reduce.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("NcclAllReduce");
+NS_OBJECT_ENSURE_REGISTERED(NcclAllReduce);
+
+TypeId
+NcclAllReduce::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::NcclAllReduce")
+                            .SetParent<Object>()
+                            .SetGroupName("Flumen")
+                            .AddConstructor<NcclAllReduce>();
+    return tid;
+}
+
+void
+NcclAllReduce::Setup(const std::vector<Ptr<RingTransport>>& channels, uint32_t rank, uint32_t ranks,
+                     uint64_t sliceBytes)
+{
+    NS_ABORT_MSG_IF(channels.empty(), "NcclAllReduce: at least one channel needed");
+    m_rings.clear();
+    for (const auto& t : channels)
+    {
+        Ptr<RingAllReduce> ring = CreateObject<RingAllReduce>();
+        ring->Setup(t, rank, ranks, sliceBytes);
+        m_rings.push_back(ring);
+    }
+}
+
+void
+NcclAllReduce::Start(uint64_t bytes, Callback<void> done)
+{
+    NS_ABORT_MSG_IF(m_pending > 0, "NcclAllReduce: a collective is already running");
+    m_done = done;
+    const uint32_t c = static_cast<uint32_t>(m_rings.size());
+    m_pending = c;
+    for (uint32_t i = 0; i < c; ++i)
+    {
+        m_rings[i]->Start(RingAllReduce::ChunkBytes(bytes, c, i),
+                          MakeCallback(&NcclAllReduce::ChannelDone, this));
+    }
+}
+
+void
+NcclAllReduce::ChannelDone()
+{
+    NS_ASSERT(m_pending > 0);
+    if (--m_pending == 0)
+    {
+        Callback<void> done = m_done;
+        m_done = MakeNullCallback<void>();
+        done();
+    }
+}
+
+void
+NcclAllReduce::DoDispose()
+{
+    for (auto& r : m_rings)
+    {
+        r->Dispose();
+    }
+    m_rings.clear();
+    m_done = MakeNullCallback<void>();
+    Object::DoDispose();
+}
+
+} // namespace ns3
