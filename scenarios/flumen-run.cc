@@ -17,14 +17,16 @@ namespace
 {
 
 const char* kUsage
-    = "usage: flumen run FILE [--set key=value ...] [--out DIR] [--quiet]\n"
+    = "usage: flumen run FILE [--set key=value ...] [--calibration FILE] [--out DIR] [--quiet]\n"
       "       flumen run FILE [--set key=value ...] --write-load-file PATH --duration-s S\n"
       "       flumen keys            list every scenario key\n"
       "A run writes DIR/iterations.csv, DIR/summary.json, DIR/link.csv (the bottleneck's\n"
       "time series) and, for websearch, burst and replay cross traffic, DIR/flows.csv; DIR\n"
       "defaults to out/<file name>. --write-load-file runs nothing: it writes the testbed\n"
       "load file of the scenario's websearch, burst or replay traffic for its first S\n"
-      "seconds, the same flows a run with the same seed plays.\n";
+      "seconds, the same flows a run with the same seed plays. --calibration takes the model's\n"
+      "compute time and jitter from a file written by flumen calibrate (keys set in the\n"
+      "scenario or with --set win).\n";
 
 int
 Usage(const std::string& problem)
@@ -78,6 +80,7 @@ main(int argc, char** argv)
     std::string loadFile;
     std::string durationText;
     std::vector<std::string> sets;
+    std::string calibrationFile;
     bool quiet = false;
     for (size_t i = 0; i < args.size(); ++i)
     {
@@ -92,7 +95,8 @@ main(int argc, char** argv)
             std::cout << kUsage;
             return 0;
         }
-        if (a == "--set" || a == "--out" || a == "--write-load-file" || a == "--duration-s")
+        if (a == "--set" || a == "--out" || a == "--write-load-file" || a == "--duration-s"
+            || a == "--calibration")
         {
             if (i + 1 >= args.size())
             {
@@ -105,6 +109,8 @@ main(int argc, char** argv)
                 outDir = v;
             else if (a == "--write-load-file")
                 loadFile = v;
+            else if (a == "--calibration")
+                calibrationFile = v;
             else
                 durationText = v;
         }
@@ -151,6 +157,15 @@ main(int argc, char** argv)
         for (const auto& s : sets)
         {
             flumen::ApplyOverride(user, s);
+        }
+        if (!calibrationFile.empty())
+        {
+            nlohmann::json calibration = flumen::LoadScenarioFile(calibrationFile);
+            if (!flumen::ApplyCalibration(user, calibration, calibrationFile))
+            {
+                std::cerr << "flumen: note: " << calibrationFile
+                          << " has no entry for this scenario's model; its profile is used\n";
+            }
         }
         scenario = flumen::ResolveScenario(user, file);
     }

@@ -113,6 +113,10 @@ MakeKeys()
                     "total compute per iteration (forward + backward + step) overriding the "
                     "model's (0 = the model's own); split as the model profile splits it",
                     0, 1e5));
+    k.push_back(Key("job.compute_jitter_cv", KeyType::Number, -1.0,
+                    "coefficient of variation of each compute phase, overriding the model's "
+                    "(-1 = the model's own)",
+                    -1, 0.3));
     k.push_back(Key("job.nccl.channels", KeyType::Integer, 1,
                     "NCCL channels: parallel rings, each with its own connections or queue "
                     "pair, each carrying 1/channels of every all-reduce",
@@ -829,6 +833,10 @@ ResolveScenario(const json& user, const std::string& source)
     {
         s.model.SetComputeSeconds(c);
     }
+    if (double cv = Get(r, "job.compute_jitter_cv").get<double>(); cv >= 0)
+    {
+        s.model.computeJitterCv = cv;
+    }
     s.ncclChannels = Get(r, "job.nccl.channels").get<uint32_t>();
     s.ncclSliceBytes = Get(r, "job.nccl.slice_bytes").get<uint64_t>();
     s.horovodCycleMs = Get(r, "job.horovod.cycle_time_ms").get<double>();
@@ -928,6 +936,43 @@ ResolveScenario(const json& user, const std::string& source)
     }
     s.resolved = r;
     return s;
+}
+
+bool
+ApplyCalibration(json& scenario, const json& calibration, const std::string& calibrationSource)
+{
+    if (!calibration.is_object() || !calibration.contains("models")
+        || !calibration["models"].is_object())
+    {
+        throw ScenarioError(fmt::format("{}: expected an object with \"models\" (a calibration "
+                                        "file written by flumen calibrate)",
+                                        calibrationSource));
+    }
+    std::string model = "resnet50";
+    if (scenario.contains("job") && scenario["job"].contains("model")
+        && scenario["job"]["model"].is_string())
+    {
+        model = scenario["job"]["model"].get<std::string>();
+    }
+    if (!calibration["models"].contains(model))
+    {
+        return false;
+    }
+    const json& m = calibration["models"][model];
+    for (const char* field : { "compute_s", "compute_jitter_cv" })
+    {
+        if (!m.contains(field) || !m[field].is_number())
+        {
+            throw ScenarioError(fmt::format("{}: key 'models.{}.{}': expected a number",
+                                            calibrationSource, model, field));
+        }
+        bool set = scenario.contains("job") && scenario["job"].contains(field);
+        if (!set)
+        {
+            scenario["job"][field] = m[field];
+        }
+    }
+    return true;
 }
 
 std::string

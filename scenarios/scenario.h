@@ -152,6 +152,13 @@ void ApplyOverride(nlohmann::json& scenario, const std::string& assignment);
 void SetKey(nlohmann::json& scenario, const std::string& key, const nlohmann::json& value);
 /** Checks every key, type, range and cross-key rule; fills defaults. Throws ScenarioError. */
 Scenario ResolveScenario(const nlohmann::json& user, const std::string& source);
+/**
+ * Applies a calibration file (written by `flumen calibrate`): for the scenario's model (job.model,
+ * default resnet50) sets job.compute_s and job.compute_jitter_cv unless the scenario sets them.
+ * Returns whether the file had the model. Errors name `calibrationSource`.
+ */
+bool ApplyCalibration(nlohmann::json& scenario, const nlohmann::json& calibration,
+                      const std::string& calibrationSource);
 /** The table of keys as text (for `flumen keys` and the README). */
 std::string DescribeKeys();
 

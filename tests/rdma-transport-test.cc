@@ -5,6 +5,8 @@
 #include "ns3/core-module.h"
 #include "ns3/dcqcn-rate-control.h"
 #include "ns3/error-model.h"
+#include "ns3/internet-module.h"
+#include "ns3/iperf-helper.h"
 #include "ns3/network-module.h"
 #include "ns3/queue-disc.h"
 #include "ns3/rdma-ring-transport.h"
@@ -330,4 +332,46 @@ TEST(RdmaTransport, PfcPreventsTheDropsOfAnIncast)
     EXPECT_GT(pausesOn, 0u);
     EXPECT_EQ(deliveredOn, 9'000'000u);
     EXPECT_EQ(deliveredOff, 9'000'000u) << "go-back-N recovers the drops";
+}
+
+TEST(RdmaTransport, NicSharedWithTcpServesBothRoundRobin)
+{
+    // Configuration A's situation: S0's NIC carries a RoCE flow and iperf (TCP) to S1.
+    // Byte-fair round robin: iperf asking 8 Gbps gets it and RDMA the rest; iperf asking 20
+    // Gbps gets about half the link.
+    for (double iperfGbps : { 8.0, 20.0 })
+    {
+        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+        Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
+        Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
+        StarTopologyConfig c = RdmaStar();
+        c.configuration = 'A';
+        StarTopology t = StarTopologyHelper(c).Install();
+        IperfFlows iperf = IperfHelper(DataRate(static_cast<uint64_t>(iperfGbps * 1e9)), 4)
+                               .Install(t.hosts.Get(0), t.hosts.Get(1), t.hostAddresses[1],
+                                        Seconds(0), Seconds(1));
+        Flow f;
+        Connect(f, t, 0, 1, 1, 1'000'000'000);
+        uint64_t iperfAt10 = 0;
+        Simulator::Schedule(MilliSeconds(10), [&] { iperfAt10 = iperf.sink->GetTotalRx(); });
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        double tcp = (iperf.sink->GetTotalRx() - iperfAt10) * 8.0 / 0.04 / 1e9;
+        double rdma = f.GbpsBetween(MilliSeconds(10), MilliSeconds(50));
+        std::cout << "[measure] S0's NIC shared: iperf asks " << iperfGbps << " Gbps, gets " << tcp
+                  << "; RoCE gets " << rdma << " Gbps; drops at the NIC "
+                  << t.hostQueueDiscs[0]->GetStats().nTotalDroppedPackets << "\n";
+        if (iperfGbps < 12)
+        {
+            EXPECT_NEAR(tcp, iperfGbps, 0.05 * iperfGbps);
+        }
+        else
+        {
+            EXPECT_NEAR(tcp, 12.0, 1.5); // half of the link, less TCP/IP headers
+        }
+        EXPECT_GT(tcp + rdma, 0.93 * 25);
+        EXPECT_EQ(f.receiver->GetPacketsDiscarded(), 0u) << "RDMA is not dropped at its NIC";
+        Simulator::Destroy();
+        Config::Reset();
+    }
 }

@@ -135,3 +135,48 @@ TEST(Scenario, JsonSyntaxErrorNamesFileAndLine)
     }
     EXPECT_THROW(LoadScenarioFile(dir.Path() + "/missing.json"), ScenarioError);
 }
+
+TEST(Scenario, RdmaRulesAreChecked)
+{
+    auto e = ErrorOf({ { "topology", { { "pfc", { { "enabled", true } } } } } });
+    EXPECT_NE(e.find("bad.json: key 'topology.pfc.enabled'"), std::string::npos) << e;
+    EXPECT_NE(e.find("rdma"), std::string::npos) << e;
+    e = ErrorOf({ { "job", { { "transport", "rdma" }, { "rdma", { { "mtu_bytes", 2048 } } } } } });
+    EXPECT_NE(e.find("key 'job.rdma.mtu_bytes'"), std::string::npos) << e;
+    EXPECT_NE(e.find("at most topology.mtu_bytes - 44 (1456"), std::string::npos) << e;
+    e = ErrorOf({ { "job", { { "transport", "infiniband" } } } });
+    EXPECT_NE(e.find("key 'job.transport'"), std::string::npos) << e;
+    Scenario s = test::Resolve({ { "job", { { "transport", "rdma" }, { "compute_s", 0.3 } } } });
+    EXPECT_EQ(s.transport, "rdma");
+    EXPECT_DOUBLE_EQ(s.model.ComputeSeconds(), 0.3);
+    EXPECT_NEAR(s.model.backwardSeconds, 2 * s.model.forwardSeconds, 1e-12);
+}
+
+TEST(Scenario, CalibrationFileSetsComputeUnlessTheScenarioDoes)
+{
+    json calibration
+        = { { "models",
+              { { "vgg16", { { "compute_s", 0.31 }, { "compute_jitter_cv", 0.01 } } } } } };
+    json user = { { "job", { { "model", "vgg16" } } } };
+    EXPECT_TRUE(ApplyCalibration(user, calibration, "cal.json"));
+    Scenario s = test::Resolve(user);
+    EXPECT_DOUBLE_EQ(s.model.ComputeSeconds(), 0.31);
+    EXPECT_DOUBLE_EQ(s.model.computeJitterCv, 0.01);
+    json mine = { { "job", { { "model", "vgg16" }, { "compute_s", 0.5 } } } };
+    ApplyCalibration(mine, calibration, "cal.json");
+    EXPECT_DOUBLE_EQ(test::Resolve(mine).model.ComputeSeconds(), 0.5);
+    json other = { { "job", { { "model", "resnet50" } } } };
+    EXPECT_FALSE(ApplyCalibration(other, calibration, "cal.json"));
+    json bad = { { "models", { { "vgg16", { { "compute_s", "fast" } } } } } };
+    try
+    {
+        ApplyCalibration(user, bad, "cal.json");
+        FAIL() << "expected an error";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("cal.json: key 'models.vgg16.compute_s'"),
+                  std::string::npos)
+            << e.what();
+    }
+}

@@ -1,9 +1,9 @@
 /*
- * A training job's ring all-reduce over TCP on the testbed's rack, with iperf cross
- * traffic into the bottleneck. Copy this to start your own program.
+ * A training job (Horovod over NCCL's ring) over TCP or RDMA on the testbed's rack, with
+ * iperf cross traffic into the bottleneck. Copy this to start your own program.
  *
  *   build/ns3-module/examples/ring-allreduce-star --configuration=B --model=resnet50 \
- *       --iperfGbps=20 --iterations=4
+ *       --transport=rdma --iperfGbps=20 --iterations=4
  */
 #include "ns3/core-module.h"
 #include "ns3/iperf-helper.h"
@@ -32,6 +32,7 @@ main(int argc, char* argv[])
     uint32_t iterations = 4;
     uint32_t sockets = 2;
     uint32_t bufBytes = 1 << 20;
+    std::string transport = "tcp";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("configuration", "A (bottleneck at S0's NIC) or B (at the ToR port to S0)",
@@ -40,14 +41,16 @@ main(int argc, char* argv[])
     cmd.AddValue("iperfGbps", "iperf cross traffic (0 = none)", iperfGbps);
     cmd.AddValue("streams", "iperf parallel streams (-P)", streams);
     cmd.AddValue("iterations", "training iterations", iterations);
+    cmd.AddValue("transport", "tcp (NCCL sockets) or rdma (RoCEv2 with DCQCN)", transport);
     cmd.AddValue("sockets", "TCP connections per ring neighbour", sockets);
     cmd.AddValue("bufBytes", "TCP send and receive buffer (bytes)", bufBytes);
     cmd.Parse(argc, argv);
 
     auto profile = ModelProfile::BuiltIn(model);
-    if (!profile || (configuration != "A" && configuration != "B"))
+    if (!profile || (configuration != "A" && configuration != "B")
+        || (transport != "tcp" && transport != "rdma"))
     {
-        std::cerr << "unknown model or configuration\n";
+        std::cerr << "unknown model, configuration or transport\n";
         return 2;
     }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
@@ -60,6 +63,9 @@ main(int argc, char* argv[])
 
     StarTopologyConfig topo;
     topo.configuration = configuration[0];
+    // RDMA needs NICs that arbitrate RoCE and TCP/IP, and switch ports that ECN-mark RoCE.
+    topo.rdmaNic = transport == "rdma";
+    topo.switchQueue.discipline = "ecn";
     StarTopology t = StarTopologyHelper(topo).Install();
 
     NodeContainer jobNodes;
@@ -72,7 +78,14 @@ main(int argc, char* argv[])
     TrainingJobHelper jobHelper;
     jobHelper.SetModel(*profile);
     jobHelper.SetIterations(iterations);
-    jobHelper.SetTransportAttribute("SocketsPerPeer", UintegerValue(sockets));
+    if (transport == "rdma")
+    {
+        jobHelper.SetTransport("ns3::RdmaRingTransport");
+    }
+    else
+    {
+        jobHelper.SetTransportAttribute("SocketsPerPeer", UintegerValue(sockets));
+    }
     TrainingJob job = jobHelper.Install(jobNodes, jobAddresses);
     TrainingJobHelper::AssignStreams(job, 1);
     job.recorder->SetAllFinishedCallback(MakeCallback(&StopNow));
@@ -91,7 +104,8 @@ main(int argc, char* argv[])
     for (const auto& r : job.recorder->GetRecords())
     {
         std::cout << "iteration " << r.iteration << " rank " << r.rank << ": "
-                  << (r.end - r.start).GetSeconds() << " s\n";
+                  << (r.end - r.start).GetSeconds() << " s (waiting for communication "
+                  << r.Waiting().GetSeconds() << " s)\n";
     }
     std::cout << t.GetBottleneckName() << ": utilization " << monitor->GetUtilization()
               << ", drops " << monitor->GetDrops() << ", max queue " << monitor->GetMaxQueueBytes()
