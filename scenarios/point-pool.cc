@@ -1,0 +1,235 @@
+#include "point-pool.h"
+
+#include "atomic-file.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <fcntl.h>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <spawn.h>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace flumen
+{
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace
+{
+
+std::string
+ReadText(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The last few lines of a log, for the failure record.
+std::string
+Tail(const std::string& text, size_t lines)
+{
+    size_t pos = text.size();
+    for (size_t n = 0; n <= lines && pos != std::string::npos && pos > 0; ++n)
+    {
+        pos = text.rfind('\n', pos - 1);
+    }
+    return pos == std::string::npos ? text : text.substr(pos + 1);
+}
+
+std::string
+Duration(double s)
+{
+    if (s < 90)
+        return fmt::format("{:.0f}s", s);
+    if (s < 5400)
+        return fmt::format("{:.0f}m{:02.0f}s", std::floor(s / 60), std::fmod(s, 60));
+    return fmt::format("{:.0f}h{:02.0f}m", std::floor(s / 3600), std::fmod(s / 60, 60));
+}
+
+struct Running
+{
+    size_t index;
+    fs::path tmp;
+};
+
+} // namespace
+
+bool
+PointFinished(const fs::path& dir, const std::string& id)
+{
+    return fs::exists(dir / id / "summary.json");
+}
+
+std::string
+PointFailure(const fs::path& dir, const std::string& id)
+{
+    fs::path f = dir / (id + ".failed.json");
+    if (!fs::exists(f))
+    {
+        return "";
+    }
+    try
+    {
+        json rec = json::parse(ReadText(f));
+        return rec.value("error", "failed") + ": " + rec.value("log", "");
+    }
+    catch (const std::exception&)
+    {
+        return "failed (unreadable record " + f.string() + ")";
+    }
+}
+
+fs::path
+RunBinaryBesideSelf()
+{
+    return fs::read_symlink("/proc/self/exe").parent_path() / "flumen-run";
+}
+
+PoolResult
+RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const PoolOptions& options)
+{
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec)
+    {
+        throw std::runtime_error(dir.string() + ": cannot create: " + ec.message());
+    }
+    // What an interrupted run left half done goes; finished points stay.
+    for (const auto& e : fs::directory_iterator(dir))
+    {
+        if (e.path().filename().string().find(".tmp.") != std::string::npos)
+        {
+            fs::remove_all(e.path(), ec);
+        }
+    }
+    const fs::path runBinary = RunBinaryBesideSelf();
+
+    PoolResult result;
+    result.total = points.size();
+    std::vector<size_t> pending;
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        if (!PointFinished(dir, points[i].id))
+        {
+            pending.push_back(i);
+            fs::remove(dir / (points[i].id + ".failed.json"), ec);
+        }
+    }
+    result.skipped = points.size() - pending.size();
+    const std::string& label = options.label;
+    std::cerr << fmt::format("[{}] {} points, {} already done, {} to run, {} at a time\n", label,
+                             points.size(), result.skipped, pending.size(), options.jobs);
+
+    auto start = std::chrono::steady_clock::now();
+    std::map<pid_t, Running> running;
+    size_t next = 0;
+    while (next < pending.size() || !running.empty())
+    {
+        while (next < pending.size() && running.size() < options.jobs)
+        {
+            size_t i = pending[next++];
+            const auto& p = points[i];
+            fs::path tmp = dir / fmt::format("{}.tmp.{}", p.id, getpid());
+            fs::create_directories(tmp, ec);
+            // A stable path, so that messages name the same file on every run; it stays beside
+            // a failed point's record for reproduction, and moves into a finished point.
+            std::string scen = (dir / (p.id + ".scenario.json")).string();
+            WriteFileAtomically(scen, p.scenario.dump(2) + "\n");
+            std::string log = (tmp / "log.txt").string();
+            std::vector<std::string> args
+                = { runBinary.string(), scen, "--out", tmp.string(), "--quiet" };
+            args.insert(args.end(), options.extraArgs.begin(), options.extraArgs.end());
+            std::vector<char*> cargs;
+            for (auto& a : args)
+                cargs.push_back(a.data());
+            cargs.push_back(nullptr);
+            posix_spawn_file_actions_t fa;
+            posix_spawn_file_actions_init(&fa);
+            posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                             0644);
+            posix_spawn_file_actions_adddup2(&fa, 1, 2);
+            pid_t pid = 0;
+            int rc = posix_spawn(&pid, runBinary.c_str(), &fa, nullptr, cargs.data(), environ);
+            posix_spawn_file_actions_destroy(&fa);
+            if (rc != 0)
+            {
+                throw std::runtime_error("cannot start " + runBinary.string());
+            }
+            running[pid] = { i, tmp };
+        }
+        int status = 0;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0)
+        {
+            break;
+        }
+        auto it = running.find(pid);
+        if (it == running.end())
+        {
+            continue;
+        }
+        Running r = it->second;
+        running.erase(it);
+        const auto& p = points[r.index];
+        bool ok
+            = WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(r.tmp / "summary.json");
+        const fs::path scen = dir / (p.id + ".scenario.json");
+        if (ok)
+        {
+            fs::copy_file(scen, r.tmp / "scenario.json", fs::copy_options::overwrite_existing, ec);
+            fs::rename(r.tmp, dir / p.id, ec); // atomic: the point appears whole
+            if (ec)
+            {
+                fs::remove_all(r.tmp, ec); // another run finished it meanwhile
+            }
+            fs::remove(scen, ec);
+            try
+            {
+                result.wallSeconds
+                    += json::parse(ReadText(dir / p.id / "summary.json"))["wall_time_s"]
+                           .get<double>();
+            }
+            catch (const std::exception&)
+            {
+            }
+            ++result.done;
+        }
+        else
+        {
+            std::string why = WIFEXITED(status)
+                                  ? fmt::format("exit code {}", WEXITSTATUS(status))
+                                  : fmt::format("killed by signal {}", WTERMSIG(status));
+            json record = { { "point", p.id },
+                            { "about", p.about },
+                            { "error", why },
+                            { "log", Tail(ReadText(r.tmp / "log.txt"), 5) } };
+            WriteFileAtomically((dir / (p.id + ".failed.json")).string(), record.dump(2) + "\n");
+            fs::remove_all(r.tmp, ec);
+            ++result.failed;
+        }
+        double elapsed
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        size_t finishedNow = result.done + result.failed;
+        size_t left = pending.size() - finishedNow;
+        double eta = finishedNow ? elapsed / finishedNow * left : 0;
+        std::cerr << fmt::format("[{}] {}/{} done ({} skipped), {} failed, {} running, "
+                                 "elapsed {}, ETA {}\n",
+                                 label, result.skipped + result.done, points.size(), result.skipped,
+                                 result.failed, running.size(), Duration(elapsed), Duration(eta));
+    }
+    return result;
+}
+
+} // namespace flumen

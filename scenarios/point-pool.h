@@ -1,0 +1,57 @@
+// The point pool behind `flumen sweep` and `flumen validate`: runs scenarios as flumen-run
+// processes, N at a time. A point's outputs appear atomically as DIR/<id>/ (run in a temporary
+// folder, then renamed), so re-running skips what is finished and cleans what a crash or
+// kill -9 left half done. A failed point is recorded in DIR/<id>.failed.json and retried by
+// the next run; it never stops the others.
+#ifndef FLUMEN_POINT_POOL_H
+#define FLUMEN_POINT_POOL_H
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+struct PoolPoint
+{
+    std::string id;          //!< folder name, stable across runs
+    nlohmann::json scenario; //!< the full scenario to run
+    nlohmann::json about;    //!< copied into the failure record (what the point is)
+};
+
+struct PoolResult
+{
+    size_t total = 0;
+    size_t skipped = 0; //!< finished by an earlier run
+    size_t done = 0;    //!< finished by this run
+    size_t failed = 0;
+    double wallSeconds = 0; //!< simulation wall time of the points run now
+};
+
+struct PoolOptions
+{
+    unsigned jobs = 1;
+    std::string label = "sweep";        //!< prefix of the progress lines
+    std::vector<std::string> extraArgs; //!< passed to every flumen-run (e.g. --calibration F)
+};
+
+/** True when the point's folder holds a finished run. */
+bool PointFinished(const std::filesystem::path& dir, const std::string& id);
+/** The failure record of a point ("" when none): its error and the tail of its log. */
+std::string PointFailure(const std::filesystem::path& dir, const std::string& id);
+/** The path of flumen-run beside the running program. */
+std::filesystem::path RunBinaryBesideSelf();
+
+/**
+ * Runs every unfinished point; progress lines with ETA on stderr. Throws std::runtime_error
+ * when DIR cannot be created or flumen-run cannot be started.
+ */
+PoolResult RunPointPool(const std::vector<PoolPoint>& points, const std::filesystem::path& dir,
+                        const PoolOptions& options);
+
+} // namespace flumen
+
+#endif
