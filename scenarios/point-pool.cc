@@ -135,6 +135,7 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
     auto start = std::chrono::steady_clock::now();
     std::map<pid_t, Running> running;
     size_t next = 0;
+    bool report = false;
     while (next < pending.size() || !running.empty())
     {
         while (next < pending.size() && running.size() < options.jobs)
@@ -168,6 +169,20 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
                 throw std::runtime_error("cannot start " + runBinary.string());
             }
             running[pid] = { i, tmp };
+        }
+        if (report) // after the refill, so that "running" counts what runs now
+        {
+            report = false;
+            double elapsed
+                = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            size_t finishedNow = result.done + result.failed;
+            size_t left = pending.size() - finishedNow;
+            double eta = finishedNow ? elapsed / finishedNow * left : 0;
+            std::cerr << fmt::format("[{}] {}/{} done ({} skipped), {} failed, {} running, "
+                                     "elapsed {}, ETA {}\n",
+                                     label, result.skipped + result.done, points.size(),
+                                     result.skipped, result.failed, running.size(),
+                                     Duration(elapsed), Duration(eta));
         }
         int status = 0;
         pid_t pid = waitpid(-1, &status, 0);
@@ -219,15 +234,13 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
             fs::remove_all(r.tmp, ec);
             ++result.failed;
         }
-        double elapsed
-            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        size_t finishedNow = result.done + result.failed;
-        size_t left = pending.size() - finishedNow;
-        double eta = finishedNow ? elapsed / finishedNow * left : 0;
-        std::cerr << fmt::format("[{}] {}/{} done ({} skipped), {} failed, {} running, "
-                                 "elapsed {}, ETA {}\n",
-                                 label, result.skipped + result.done, points.size(), result.skipped,
-                                 result.failed, running.size(), Duration(elapsed), Duration(eta));
+        report = true;
+        if (report && running.empty() && next >= pending.size())
+        {
+            std::cerr << fmt::format("[{}] {}/{} done ({} skipped), {} failed\n", label,
+                                     result.skipped + result.done, points.size(), result.skipped,
+                                     result.failed);
+        }
     }
     return result;
 }

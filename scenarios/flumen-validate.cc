@@ -1,0 +1,683 @@
+// flumen-validate: `./flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick]
+// [--jobs N] [--iterations N] [--seeds N] [--models a,b]`.
+//
+// Simulates every testbed point of the manifests at the testbed's load (the requested load
+// where the testbed recorded it, the measured load otherwise), through the same point pool as
+// `flumen sweep` (DIR/points/, resumable, a failure recorded and the rest carried on), then
+// writes DIR/points.csv, series.csv, cdfs.csv, report.md and plots/ (validation-report.h).
+// A point's folder name includes a hash of its scenario: a new calibration or a changed
+// setting re-runs it instead of reusing a stale result.
+// Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
+#include "atomic-file.h"
+#include "point-pool.h"
+#include "run-outputs.h"
+#include "scenario.h"
+#include "series-manifest.h"
+#include "summary-statistics.h"
+#include "validation-report.h"
+
+#include "ns3/model-profile.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace
+{
+
+const char* kUsage
+    = "usage: flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick] [--jobs N]\n"
+      "                       [--iterations N] [--seeds N] [--models m1,m2]\n"
+      "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
+      "                      profiles, themselves calibrated from the testbed's idle runs)\n"
+      "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
+      "  --iterations N      iterations per simulated point, 2 warm-up (default 8; quick 3, 1 warm-up)\n"
+      "  --seeds N           seeds for congested points, where variance matters (default 2;\n"
+      "                      quick 1)\n"
+      "  --models a,b        only these models\n";
+
+struct Options
+{
+    std::vector<std::string> manifests;
+    std::string out;
+    std::string calibrationFile;
+    bool quick = false;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    int iterations = 0; // 0: the mode's default
+    int seeds = 0; // 0: the mode's default (2; quick 1)
+    std::set<std::string> models;
+};
+
+std::string
+ReadText(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string
+Hash8(const std::string& text)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : text)
+    {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return fmt::format("{:08x}", static_cast<uint32_t>(h ^ (h >> 32)));
+}
+
+// A folder name from a label: letters, digits, '-', '.', '_' only.
+std::string
+SafeName(const std::string& s)
+{
+    std::string o;
+    for (char c : s)
+    {
+        o += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
+    }
+    return o;
+}
+
+// One simulated setting and the runs (one per seed) that measure it.
+struct PlannedPoint
+{
+    flumen::ValidatedPoint point;
+    std::vector<std::string> runIds;
+};
+
+struct PlannedCdf
+{
+    flumen::ValidatedCdf cdf;
+    std::string runId;
+};
+
+struct Plan
+{
+    std::vector<flumen::PoolPoint> runs;
+    std::vector<PlannedPoint> points;
+    std::vector<PlannedCdf> cdfs;
+};
+
+class Planner
+{
+  public:
+    Planner(const Options& o, const json* calibration) : m_options(o), m_calibration(calibration)
+    {
+        m_iterations = o.iterations ? o.iterations : (o.quick ? 3 : 8);
+        m_warmup = std::min(2, m_iterations - 1);
+        if (o.quick)
+        {
+            m_warmup = 1;
+        }
+    }
+
+    int Iterations() const { return m_iterations; }
+    int Warmup() const { return m_warmup; }
+
+    // The scenario of one run; resolved here so that a bad setting fails before anything runs.
+    std::string AddRun(const std::string& label, const std::string& configuration,
+                       const std::string& model, const std::string& transport,
+                       const std::string& traffic, double loadGbps, uint64_t seed, int iterations,
+                       const std::string& where)
+    {
+        json j = { { "name", label },
+                   { "seed", seed },
+                   { "topology", { { "configuration", configuration } } },
+                   { "job",
+                     { { "model", model },
+                       { "transport", transport },
+                       { "iterations", iterations },
+                       { "warmup_iterations", m_warmup } } },
+                   { "outputs", { { "link_bin_us", 0 } } },
+                   { "simulation", { { "progress_interval_s", 0 }, { "max_time_s", 3600 } } } };
+        j["cross_traffic"] = loadGbps > 0 ? json{ { "type", traffic }, { "load_gbps", loadGbps } }
+                                          : json{ { "type", "none" } };
+        if (m_calibration)
+        {
+            flumen::ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
+        }
+        flumen::ResolveScenario(j, where); // throws ScenarioError naming `where`
+        std::string id = fmt::format("{}-s{}-{}", SafeName(label), seed, Hash8(j.dump()));
+        if (m_ids.insert(id).second)
+        {
+            m_plan.runs.push_back({ id, j, { { "point", label }, { "testbed", where } } });
+        }
+        return id;
+    }
+
+    void AddSeries(const flumen::Series& s)
+    {
+        const int expectWorkers = s.configuration == "A" ? 4 : 3;
+        if (s.workers != expectWorkers && !s.points.empty())
+        {
+            throw flumen::ScenarioError(
+                fmt::format("{}: the series has {} workers; configuration {} runs the job on {}",
+                            s.manifest, s.workers, s.configuration, expectWorkers));
+        }
+        std::vector<std::string> models;
+        for (const auto& p : s.points)
+        {
+            if (std::find(models.begin(), models.end(), p.model) == models.end())
+            {
+                models.push_back(p.model);
+            }
+        }
+        for (const auto& model : models)
+        {
+            if (!Wanted(model, s.manifest))
+            {
+                continue;
+            }
+            std::vector<const flumen::SeriesPoint*> ps;
+            for (const auto& p : s.points)
+            {
+                if (p.model == model)
+                {
+                    ps.push_back(&p);
+                }
+            }
+            if (m_options.quick)
+            {
+                ps = QuickSubset(ps);
+            }
+            bool hasIdle = std::any_of(ps.begin(), ps.end(), [](auto* p) { return p->idle; });
+            if (!hasIdle)
+            {
+                // The curve and the baselines need an idle reference: simulated only.
+                flumen::SeriesPoint idle;
+                idle.model = model;
+                idle.idle = true;
+                idle.measuredGbps = 0;
+                idle.index = kNoIndex;
+                idle.source = s.manifest;
+                AddPoint(s, idle, false);
+            }
+            for (const auto* p : ps)
+            {
+                AddPoint(s, *p, true);
+            }
+        }
+        for (const auto& c : s.cdfs)
+        {
+            if (!Wanted(c.model, s.manifest)
+                || (m_options.quick && !(c.model == "resnet50" && c.requestedGbps < 10)))
+            {
+                continue;
+            }
+            PlannedCdf pc;
+            pc.cdf.model = c.model;
+            pc.cdf.transport = c.transport;
+            pc.cdf.configuration = s.configuration;
+            pc.cdf.requestedGbps = c.requestedGbps;
+            pc.cdf.file = c.file;
+            pc.cdf.measured = c.points;
+            // Enough iterations for a distribution: several times the point runs' count.
+            int iterations = m_options.quick ? 6 : std::max(30, m_iterations);
+            pc.runId = AddRun(
+                fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
+                s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,
+                iterations, c.file);
+            m_plan.cdfs.push_back(pc);
+        }
+    }
+
+    Plan Take() { return std::move(m_plan); }
+
+  private:
+    static constexpr double kNoIndex = -1;
+
+    bool Wanted(const std::string& model, const std::string& manifest)
+    {
+        if (!m_options.models.empty() && !m_options.models.count(model))
+        {
+            return false;
+        }
+        if (m_options.quick && model != "resnet50")
+        {
+            return false;
+        }
+        if (!ns3::ModelProfile::BuiltIn(model))
+        {
+            std::cerr << "flumen validate: " << manifest << ": model '" << model
+                      << "' is not built in; skipped\n";
+            return false;
+        }
+        return true;
+    }
+
+    // Quick: the idle run and the points nearest 8 and 18 Gbps measured.
+    static std::vector<const flumen::SeriesPoint*>
+    QuickSubset(const std::vector<const flumen::SeriesPoint*>& ps)
+    {
+        std::vector<const flumen::SeriesPoint*> out;
+        for (auto* p : ps)
+        {
+            if (p->idle)
+            {
+                out.push_back(p);
+            }
+        }
+        for (double target : { 8.0, 18.0 })
+        {
+            const flumen::SeriesPoint* best = nullptr;
+            for (auto* p : ps)
+            {
+                if (!p->idle && std::isfinite(p->measuredGbps)
+                    && (!best
+                        || std::abs(p->measuredGbps - target)
+                               < std::abs(best->measuredGbps - target)))
+                {
+                    best = p;
+                }
+            }
+            if (best && std::find(out.begin(), out.end(), best) == out.end())
+            {
+                out.push_back(best);
+            }
+        }
+        return out;
+    }
+
+    void AddPoint(const flumen::Series& s, const flumen::SeriesPoint& sp, bool testbed)
+    {
+        PlannedPoint pp;
+        flumen::ValidatedPoint& v = pp.point;
+        v.series = s.name;
+        v.model = sp.model;
+        v.transport = s.transport;
+        v.configuration = s.configuration;
+        v.traffic = s.crossTraffic;
+        v.index = sp.index == kNoIndex ? flumen::kUnknown : sp.index;
+        v.requestedGbps = sp.requestedGbps;
+        v.measuredGbps = sp.idle ? 0.0 : sp.measuredGbps;
+        v.idle = sp.idle;
+        v.testbed = testbed;
+        v.calibration = sp.idle && testbed;
+        v.source = sp.source;
+        if (testbed)
+        {
+            v.testbedMeanS = sp.meanS;
+            v.testbedP99S = sp.p99S;
+        }
+        if (!sp.idle)
+        {
+            v.offeredGbps = std::isfinite(sp.requestedGbps) && sp.requestedGbps > 0
+                                ? sp.requestedGbps
+                                : sp.measuredGbps;
+            if (!(v.offeredGbps > 0))
+            {
+                throw flumen::ScenarioError(
+                    fmt::format("{}: no cross-traffic rate for this point (neither requested "
+                                "nor measured)",
+                                sp.source));
+            }
+        }
+        std::string label
+            = fmt::format("{}-{}-{}", s.name, sp.model,
+                          sp.idle ? std::string("idle") : fmt::format("{:.3f}G", v.offeredGbps));
+        // Seed 1 here; congested points get more seeds once the whole plan is known.
+        pp.runIds.push_back(AddRun(label, s.configuration, sp.model, s.transport, s.crossTraffic,
+                                   v.offeredGbps, 1, m_iterations, sp.source));
+        m_plan.points.push_back(std::move(pp));
+    }
+
+    const Options& m_options;
+    const json* m_calibration;
+    int m_iterations = 8;
+    int m_warmup = 2;
+    Plan m_plan;
+    std::set<std::string> m_ids;
+};
+
+bool
+ParseOptions(int argc, char** argv, Options& o)
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string a = argv[i];
+        auto intValue = [&](const std::string& v, int lo, int hi)
+        {
+            int n = -1;
+            try
+            {
+                size_t used = 0;
+                n = std::stoi(v, &used);
+                if (used != v.size())
+                    n = -1;
+            }
+            catch (const std::exception&)
+            {
+            }
+            if (n < lo || n > hi)
+            {
+                throw std::invalid_argument(
+                    fmt::format("{}: expected an integer {}..{}, got '{}'", a, lo, hi, v));
+            }
+            return n;
+        };
+        if ((a == "--out" || a == "--calibration" || a == "--jobs" || a == "--iterations"
+             || a == "--seeds" || a == "--models")
+            && i + 1 < argc)
+        {
+            std::string v = argv[++i];
+            if (a == "--out")
+                o.out = v;
+            else if (a == "--calibration")
+                o.calibrationFile = v;
+            else if (a == "--jobs")
+                o.jobs = static_cast<unsigned>(intValue(v, 1, 1024));
+            else if (a == "--iterations")
+                o.iterations = intValue(v, 3, 100000);
+            else if (a == "--seeds")
+                o.seeds = intValue(v, 1, 100);
+            else
+            {
+                std::stringstream ss(v);
+                std::string m;
+                while (std::getline(ss, m, ','))
+                {
+                    if (!m.empty())
+                        o.models.insert(m);
+                }
+            }
+        }
+        else if (a == "--quick")
+            o.quick = true;
+        else if (a == "-h" || a == "--help")
+        {
+            std::cout << kUsage;
+            std::exit(0);
+        }
+        else if (!a.empty() && a[0] == '-')
+            throw std::invalid_argument("unknown option or missing value: '" + a + "'");
+        else
+            o.manifests.push_back(a);
+    }
+    if (o.manifests.empty() || o.out.empty())
+    {
+        throw std::invalid_argument("expected at least one manifest and --out DIR");
+    }
+    if (o.seeds == 0)
+    {
+        o.seeds = o.quick ? 1 : 2;
+    }
+    for (const auto& m : o.models)
+    {
+        if (!ns3::ModelProfile::BuiltIn(m))
+        {
+            throw std::invalid_argument("--models: '" + m + "' is not a built-in model");
+        }
+    }
+    return true;
+}
+
+// Reads a finished run: its summary and its iteration times (warm-up left out, all workers).
+bool
+ReadRun(const fs::path& dir, json& summary, std::vector<double>& durations)
+{
+    if (!flumen::PointFinished(dir.parent_path(), dir.filename().string()))
+    {
+        return false;
+    }
+    summary = json::parse(ReadText(dir / "summary.json"));
+    for (const auto& r : flumen::ParseIterationsCsv(ReadText(dir / "iterations.csv"),
+                                                    (dir / "iterations.csv").string()))
+    {
+        if (!r.warmup)
+        {
+            durations.push_back(r.DurationS());
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    Options o;
+    try
+    {
+        ParseOptions(argc, argv, o);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen validate: " << e.what() << "\n" << kUsage;
+        return 2;
+    }
+    std::string command = "flumen validate";
+    for (int i = 1; i < argc; ++i)
+    {
+        command += std::string(" ") + argv[i];
+    }
+
+    json calibration;
+    std::vector<flumen::Series> series;
+    Plan plan;
+    std::unique_ptr<Planner> planner;
+    try
+    {
+        if (!o.calibrationFile.empty())
+        {
+            calibration = flumen::LoadScenarioFile(o.calibrationFile);
+            json probe = json::object();
+            flumen::ApplyCalibration(probe, calibration, o.calibrationFile);
+        }
+        planner = std::make_unique<Planner>(o, o.calibrationFile.empty() ? nullptr : &calibration);
+        for (const auto& m : o.manifests)
+        {
+            series.push_back(flumen::LoadSeries(m));
+            planner->AddSeries(series.back());
+        }
+        plan = planner->Take();
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen validate: " << e.what() << "\n";
+        return 2;
+    }
+    if (plan.points.empty() && plan.cdfs.empty())
+    {
+        std::cerr << "flumen validate: nothing to simulate in the manifests given"
+                  << (o.models.empty() ? "" : " for the models asked for") << "\n";
+        return 2;
+    }
+
+    // Congested points (testbed mean >= 1.2 x the idle reference) get more seeds. The idle
+    // reference is the testbed's idle run, or its lowest-load point where it has none.
+    std::map<std::pair<std::string, std::string>, double> idleRef;
+    for (const auto& pp : plan.points)
+    {
+        const auto& v = pp.point;
+        if (!v.testbed)
+            continue;
+        auto key = std::make_pair(v.series, v.model);
+        if (v.idle)
+        {
+            idleRef[key] = v.testbedMeanS;
+        }
+    }
+    for (const auto& pp : plan.points)
+    {
+        const auto& v = pp.point;
+        auto key = std::make_pair(v.series, v.model);
+        if (v.testbed && !idleRef.count(key))
+        {
+            double lowest = flumen::kUnknown;
+            double lowestX = 1e300;
+            for (const auto& q : plan.points)
+            {
+                if (q.point.testbed && q.point.series == v.series && q.point.model == v.model
+                    && q.point.measuredGbps < lowestX)
+                {
+                    lowestX = q.point.measuredGbps;
+                    lowest = q.point.testbedMeanS;
+                }
+            }
+            idleRef[key] = lowest;
+        }
+    }
+    std::vector<flumen::PoolPoint> extra;
+    for (auto& pp : plan.points)
+    {
+        auto& v = pp.point;
+        auto key = std::make_pair(v.series, v.model);
+        v.congested
+            = v.testbed && !v.idle && idleRef.count(key) && v.testbedMeanS >= 1.2 * idleRef[key];
+        if (v.congested && o.seeds > 1)
+        {
+            const auto& first = *std::find_if(plan.runs.begin(), plan.runs.end(),
+                                              [&](const auto& r) { return r.id == pp.runIds[0]; });
+            for (int seed = 2; seed <= o.seeds; ++seed)
+            {
+                flumen::PoolPoint r = first;
+                r.scenario["seed"] = seed;
+                std::string label = r.scenario["name"].get<std::string>();
+                r.id = fmt::format("{}-s{}-{}", SafeName(label), seed, Hash8(r.scenario.dump()));
+                pp.runIds.push_back(r.id);
+                extra.push_back(r);
+            }
+        }
+        v.seedsPlanned = static_cast<int>(pp.runIds.size());
+    }
+    plan.runs.insert(plan.runs.end(), extra.begin(), extra.end());
+
+    const fs::path pointsDir = fs::path(o.out) / "points";
+    flumen::PoolOptions pool;
+    pool.jobs = o.jobs;
+    pool.label = "validate";
+    flumen::PoolResult ran;
+    try
+    {
+        ran = flumen::RunPointPool(plan.runs, pointsDir, pool);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen validate: " << e.what() << "\n";
+        return 1;
+    }
+
+    // Collect: per point, pool the seeds' iterations.
+    std::vector<flumen::ValidatedPoint> points;
+    size_t incomplete = 0;
+    for (auto& pp : plan.points)
+    {
+        auto v = pp.point;
+        std::vector<double> durations;
+        double achieved = 0;
+        std::string failure;
+        for (const auto& id : pp.runIds)
+        {
+            json summary;
+            if (ReadRun(pointsDir / id, summary, durations))
+            {
+                ++v.seeds;
+                achieved += summary["cross_traffic"]["achieved_gbps"].get<double>();
+            }
+            else if (failure.empty())
+            {
+                failure = flumen::PointFailure(pointsDir, id);
+            }
+        }
+        if (v.seeds > 0 && !durations.empty())
+        {
+            auto st = flumen::Summarize(durations);
+            v.simMeanS = st.mean;
+            v.simP99S = st.p99;
+            v.simAchievedGbps = v.idle ? 0.0 : achieved / v.seeds;
+        }
+        v.status = v.seeds == v.seedsPlanned ? "done"
+                   : v.seeds > 0             ? "partial"
+                                             : (failure.empty() ? "not run" : "failed: " + failure);
+        if (v.seeds != v.seedsPlanned)
+        {
+            ++incomplete;
+        }
+        points.push_back(v);
+    }
+    // Baselines from the idle time: measured where the testbed has it, simulated otherwise.
+    for (auto& v : points)
+    {
+        double t0 = flumen::kUnknown;
+        for (const auto& q : points)
+        {
+            if (q.series == v.series && q.model == v.model && q.idle)
+            {
+                t0 = q.testbed ? q.testbedMeanS : q.simMeanS;
+            }
+        }
+        auto profile = ns3::ModelProfile::BuiltIn(v.model);
+        double bits = flumen::RingAllReduceBitsPerWorker(static_cast<double>(profile->parameters),
+                                                         v.configuration == "A" ? 4 : 3);
+        double x = v.idle ? 0.0 : v.measuredGbps;
+        if (!std::isnan(t0) && !std::isnan(x))
+        {
+            v.exposedS = flumen::BaselineExposed(t0, bits, 25e9, x * 1e9);
+            v.hiddenS = flumen::BaselineHidden(t0, bits, 25e9, x * 1e9);
+        }
+    }
+    std::vector<flumen::ValidatedCdf> cdfs;
+    for (auto& pc : plan.cdfs)
+    {
+        auto c = pc.cdf;
+        json summary;
+        if (ReadRun(pointsDir / pc.runId, summary, c.simulated))
+        {
+            c.ks = flumen::KolmogorovSmirnov(c.simulated, c.measured);
+            c.status = "done";
+        }
+        else
+        {
+            std::string f = flumen::PointFailure(pointsDir, pc.runId);
+            c.status = f.empty() ? "not run" : "failed: " + f;
+            ++incomplete;
+        }
+        cdfs.push_back(c);
+    }
+
+    flumen::ValidationMeta meta;
+    meta.command = command;
+    meta.quick = o.quick;
+    meta.iterations = planner->Iterations();
+    meta.warmup = planner->Warmup();
+    meta.wallSeconds = ran.wallSeconds;
+    meta.calibration = o.calibrationFile.empty()
+                           ? "the built-in model profiles (calibrated with `flumen calibrate` on "
+                             "the testbed's idle runs; README, Calibration)"
+                           : "the calibration file " + o.calibrationFile;
+    try
+    {
+        flumen::WriteValidationReport(o.out, points, cdfs, meta);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen validate: writing the report: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << fmt::format("validate: {} points ({} simulation runs: {} now, {} earlier, {} "
+                             "failed); wrote {}/report.md, points.csv, series.csv, cdfs.csv\n",
+                             points.size() + cdfs.size(), plan.runs.size(), ran.done, ran.skipped,
+                             ran.failed, o.out);
+    for (const auto& line : flumen::HeadlineLines(points))
+    {
+        std::cout << "  " << line << "\n";
+    }
+    return incomplete ? 1 : 0;
+}

@@ -1,0 +1,192 @@
+// flumen validate end to end: bad input rejected before anything runs, a quick validation of
+// one testbed series with its report, and a re-run that reuses every finished point.
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+using namespace flumen;
+
+namespace
+{
+
+const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
+const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
+
+test::CommandResult
+Validate(const std::string& args)
+{
+    test::CommandResult r;
+    std::string cmd = std::string(FLUMEN_VALIDATE_BINARY) + " " + args + " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+    {
+        r.output.append(buf, n);
+    }
+    int status = ::pclose(p);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+// Rows of a CSV without quoted commas (validate quotes only free text), header first.
+std::vector<std::vector<std::string>>
+CsvRows(const std::string& text)
+{
+    std::vector<std::vector<std::string>> rows;
+    std::stringstream ss(text);
+    std::string line;
+    while (std::getline(ss, line))
+    {
+        std::vector<std::string> cells;
+        std::stringstream ls(line);
+        std::string c;
+        while (std::getline(ls, c, ','))
+        {
+            cells.push_back(c);
+        }
+        if (!line.empty() && line.back() == ',')
+        {
+            cells.push_back("");
+        }
+        rows.push_back(cells);
+    }
+    return rows;
+}
+
+size_t
+Column(const std::vector<std::string>& header, const std::string& name)
+{
+    for (size_t i = 0; i < header.size(); ++i)
+    {
+        if (header[i] == name)
+        {
+            return i;
+        }
+    }
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+}
+
+TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
+{
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/out";
+
+    auto r = Validate(dir.Path() + "/missing.json --out " + out);
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("missing.json"), std::string::npos) << r.output;
+
+    std::string bad = dir.Write("bad.json", "{\"name\": \"x\", \"folder\": 3}");
+    r = Validate(bad + " --out " + out);
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("bad.json"), std::string::npos) << r.output;
+
+    r = Validate(kManifests + "iperf-rdma-configA.json --out " + out + " --models alexnet");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("alexnet"), std::string::npos) << r.output;
+
+    r = Validate(kManifests + "iperf-rdma-configA.json --out " + out + " --seeds 0");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("--seeds"), std::string::npos) << r.output;
+
+    std::string cal = dir.Write("cal.json", "{\"models\": {\"resnet50\": {\"compute_s\": \"x\"}}}");
+    if (fs::exists(kTestbed))
+    {
+        r = Validate(kManifests + "iperf-rdma-configA.json --out " + out + " --calibration " + cal);
+        EXPECT_EQ(r.exitCode, 2) << r.output;
+        EXPECT_NE(r.output.find("cal.json"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find("compute_s"), std::string::npos) << r.output;
+    }
+    EXPECT_FALSE(fs::exists(out + "/report.md"));
+    EXPECT_FALSE(fs::exists(out + "/points.csv"));
+}
+
+TEST(Validate, QuickSeriesReportAndResume)
+{
+    if (!fs::exists(kTestbed))
+    {
+        GTEST_SKIP() << "no testbed data at " << kTestbed
+                     << " (shared/ is not beside the repository)";
+    }
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/v";
+    const std::string args
+        = kManifests + "iperf-rdma-configA.json --quick --iterations 3 --seeds 2 --jobs 2 --out " + out;
+    auto r = Validate(args);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("resnet50"), std::string::npos) << r.output;
+
+    auto rows = CsvRows(test::ReadFile(out + "/points.csv"));
+    ASSERT_EQ(rows.size(), 4u) << "header + idle + two loaded points";
+    const auto& h = rows[0];
+    size_t cStatus = Column(h, "status");
+    size_t cIdle = Column(h, "idle");
+    size_t cCal = Column(h, "used_for_calibration");
+    size_t cTb = Column(h, "testbed_mean_s");
+    size_t cSim = Column(h, "simulated_mean_s");
+    size_t cErr = Column(h, "mean_error_pct");
+    size_t cMeasured = Column(h, "testbed_measured_gbps");
+    size_t cAchieved = Column(h, "simulated_achieved_gbps");
+    size_t cCongested = Column(h, "congested");
+    size_t cSeeds = Column(h, "seeds");
+    int loaded = 0;
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        const auto& row = rows[i];
+        ASSERT_EQ(row.size(), h.size());
+        EXPECT_EQ(row[cStatus], "done");
+        double tb = std::stod(row[cTb]);
+        double sim = std::stod(row[cSim]);
+        EXPECT_GT(sim, 0.1);
+        EXPECT_NEAR(std::stod(row[cErr]), 100 * (sim - tb) / tb, 0.01);
+        if (row[cIdle] == "1")
+        {
+            EXPECT_EQ(row[cCal], "1") << "the idle run is calibration, not validation";
+            EXPECT_LT(std::abs(sim - tb) / tb, 0.05) << "idle run off its calibration";
+        }
+        else
+        {
+            ++loaded;
+            EXPECT_EQ(row[cCal], "0");
+            // The offered load is the measured one here (RDMA series): the simulated iperf
+            // must carry close to it.
+            EXPECT_NEAR(std::stod(row[cAchieved]), std::stod(row[cMeasured]),
+                        0.1 * std::stod(row[cMeasured]));
+            // Congested points get the seeds asked for, the others one.
+            EXPECT_EQ(row[cSeeds], row[cCongested] == "1" ? "2/2" : "1/1");
+        }
+    }
+    EXPECT_EQ(loaded, 2);
+
+    auto series = CsvRows(test::ReadFile(out + "/series.csv"));
+    ASSERT_EQ(series.size(), 2u);
+    EXPECT_EQ(series[1][Column(series[0], "model")], "resnet50");
+    EXPECT_EQ(series[1][Column(series[0], "validation_points")], "2");
+    EXPECT_FALSE(series[1][Column(series[0], "median_abs_mean_error_pct")].empty());
+
+    std::string report = test::ReadFile(out + "/report.md");
+    EXPECT_NE(report.find("## Headline"), std::string::npos);
+    EXPECT_NE(report.find("iperf-rdma-configA"), std::string::npos);
+    if (std::system("command -v gnuplot > /dev/null 2>&1") == 0)
+    {
+        EXPECT_TRUE(fs::exists(out + "/plots/iperf-rdma-configA.png")) << report;
+        EXPECT_GT(fs::file_size(out + "/plots/iperf-rdma-configA.png"), 1000u);
+    }
+
+    // Again: nothing re-simulated, the same report figures.
+    std::string before = test::ReadFile(out + "/points.csv");
+    r = Validate(args);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("0 to run"), std::string::npos) << r.output;
+    EXPECT_EQ(test::ReadFile(out + "/points.csv"), before);
+}
+
+} // namespace

@@ -1,0 +1,684 @@
+#include "validation-report.h"
+
+#include "atomic-file.h"
+#include "summary-statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <unistd.h>
+
+namespace flumen
+{
+
+namespace fs = std::filesystem;
+
+namespace
+{
+
+// Targets of the validation (see the README): median absolute errors in percent.
+constexpr double kMeanTarget = 10;
+constexpr double kCongestedTarget = 15;
+constexpr double kP99Target = 25;
+constexpr double kCongestionPointTargetGbps = 1;
+constexpr double kAchievedTarget = 5;
+
+std::string
+Num(double v, int digits = 4)
+{
+    if (std::isnan(v))
+    {
+        return "";
+    }
+    if (std::isinf(v))
+    {
+        return v > 0 ? "inf" : "-inf";
+    }
+    return fmt::format("{:.{}f}", v, digits);
+}
+
+std::string
+Csv(const std::vector<std::string>& cells)
+{
+    std::string line;
+    for (size_t i = 0; i < cells.size(); ++i)
+    {
+        const std::string& c = cells[i];
+        bool quote = c.find_first_of(",\"\n") != std::string::npos;
+        if (i)
+        {
+            line += ',';
+        }
+        if (quote)
+        {
+            std::string q = "\"";
+            for (char ch : c)
+            {
+                q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+            }
+            line += q + "\"";
+        }
+        else
+        {
+            line += c;
+        }
+    }
+    return line + "\n";
+}
+
+/** The summary of one series and model. */
+struct SeriesSummary
+{
+    std::string series;
+    std::string model;
+    std::string transport;
+    std::string configuration;
+    std::string traffic;
+    size_t validationPoints = 0; //!< testbed points with cross traffic, simulated
+    size_t congestedPoints = 0;
+    size_t missing = 0; //!< testbed points not (fully) simulated
+    double medianMean = kUnknown;
+    double meanMean = kUnknown;
+    double medianCongested = kUnknown;
+    double medianP99 = kUnknown;
+    double meanP99 = kUnknown;
+    double medianExposed = kUnknown;
+    double medianHidden = kUnknown;
+    double medianAchieved = kUnknown;
+    CongestionPoint testbedKnee;
+    CongestionPoint simKnee;
+    ExpFit testbedFit;
+    ExpFit simFit;
+    double idleMeasuredS = kUnknown;
+    double idleSimulatedS = kUnknown;
+
+    bool MeanOk() const { return medianMean <= kMeanTarget; }
+    bool CongestedOk() const { return congestedPoints == 0 || medianCongested <= kCongestedTarget; }
+    bool BeatsBaselines() const { return medianMean < std::min(medianExposed, medianHidden); }
+    bool P99Ok() const { return medianP99 <= kP99Target; }
+    bool KneeOk() const
+    {
+        return testbedKnee.found && simKnee.found
+               && std::abs(testbedKnee.x - simKnee.x) <= kCongestionPointTargetGbps;
+    }
+    bool AchievedOk() const { return medianAchieved <= kAchievedTarget; }
+};
+
+std::vector<SeriesSummary>
+Summarise(const std::vector<ValidatedPoint>& points)
+{
+    std::vector<std::pair<std::string, std::string>> order;
+    std::map<std::pair<std::string, std::string>, std::vector<const ValidatedPoint*>> groups;
+    for (const auto& p : points)
+    {
+        auto key = std::make_pair(p.series, p.model);
+        if (!groups.count(key))
+        {
+            order.push_back(key);
+        }
+        groups[key].push_back(&p);
+    }
+    std::vector<SeriesSummary> out;
+    for (const auto& key : order)
+    {
+        const auto& ps = groups[key];
+        SeriesSummary s;
+        s.series = key.first;
+        s.model = key.second;
+        s.transport = ps.front()->transport;
+        s.configuration = ps.front()->configuration;
+        s.traffic = ps.front()->traffic;
+        std::vector<double> eMean;
+        std::vector<double> eCongested;
+        std::vector<double> eP99;
+        std::vector<double> eExposed;
+        std::vector<double> eHidden;
+        std::vector<double> eAchieved;
+        std::vector<CurvePoint> testbedCurve;
+        std::vector<CurvePoint> simCurve;
+        for (const auto* p : ps)
+        {
+            bool simulated = p->status == "done" || p->status == "partial";
+            if (p->idle && p->testbed)
+            {
+                s.idleMeasuredS = p->testbedMeanS;
+            }
+            if (p->idle && simulated)
+            {
+                s.idleSimulatedS = p->simMeanS;
+            }
+            // Points without a measured rate (the TCP series' extended runs) have no x.
+            if (p->testbed && (p->idle || std::isfinite(p->measuredGbps)))
+            {
+                testbedCurve.push_back({ p->idle ? 0.0 : p->measuredGbps, p->testbedMeanS });
+            }
+            if (simulated)
+            {
+                simCurve.push_back({ p->idle ? 0.0 : p->simAchievedGbps, p->simMeanS });
+            }
+            if (!p->testbed || p->idle)
+            {
+                continue;
+            }
+            if (!simulated)
+            {
+                ++s.missing;
+                continue;
+            }
+            ++s.validationPoints;
+            double e = PercentError(p->simMeanS, p->testbedMeanS);
+            eMean.push_back(e);
+            if (p->congested)
+            {
+                ++s.congestedPoints;
+                eCongested.push_back(e);
+            }
+            eP99.push_back(PercentError(p->simP99S, p->testbedP99S));
+            eExposed.push_back(PercentError(p->exposedS, p->testbedMeanS));
+            eHidden.push_back(PercentError(p->hiddenS, p->testbedMeanS));
+            if (p->measuredGbps > 0)
+            {
+                eAchieved.push_back(PercentError(p->simAchievedGbps, p->measuredGbps));
+            }
+        }
+        s.medianMean = MedianAbs(eMean);
+        s.meanMean = MeanAbs(eMean);
+        s.medianCongested = MedianAbs(eCongested);
+        s.medianP99 = MedianAbs(eP99);
+        s.meanP99 = MeanAbs(eP99);
+        s.medianExposed = MedianAbs(eExposed);
+        s.medianHidden = MedianAbs(eHidden);
+        s.medianAchieved = MedianAbs(eAchieved);
+        s.testbedKnee = FindCongestionPoint(testbedCurve);
+        s.simKnee = FindCongestionPoint(simCurve);
+        s.testbedFit = FitExpCurve(testbedCurve);
+        s.simFit = FitExpCurve(simCurve);
+        out.push_back(s);
+    }
+    return out;
+}
+
+std::string
+Knee(const CongestionPoint& c)
+{
+    return c.found ? fmt::format("({:.2f}, {:.3f})", c.x, c.t) : "none";
+}
+
+std::string
+FitText(const ExpFit& f)
+{
+    return f.ok
+               ? fmt::format("{:.4g} | {:.4g} | {:.4g} | {:.3g} | {:.3f}", f.a, f.b, f.c, f.n, f.r2)
+               : "no fit | | | |";
+}
+
+std::string
+SafeName(const std::string& s)
+{
+    std::string o;
+    for (char c : s)
+    {
+        o += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
+    }
+    return o;
+}
+
+// Writes the plots with gnuplot into dir/plots; returns the PNG names, or why there are none.
+std::vector<std::string>
+WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
+           const std::vector<ValidatedCdf>& cdfs, std::string& problem)
+{
+    std::vector<std::string> pngs;
+    fs::path tmp = dir / fmt::format("plots.tmp.{}", getpid());
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+    fs::create_directories(tmp, ec);
+    std::string script
+        = "set terminal pngcairo size 1000,650 font ',11'\n"
+          "set grid\nset key top left\nset logscale y\n"
+          "set xlabel 'cross traffic (Gbps): testbed measured, simulation achieved'\n"
+          "set ylabel 'iteration time (s), bars up to p99'\n";
+    std::vector<std::string> seriesNames;
+    for (const auto& p : points)
+    {
+        if (std::find(seriesNames.begin(), seriesNames.end(), p.series) == seriesNames.end())
+        {
+            seriesNames.push_back(p.series);
+        }
+    }
+    for (const auto& series : seriesNames)
+    {
+        std::vector<std::string> models;
+        for (const auto& p : points)
+        {
+            if (p.series == series
+                && std::find(models.begin(), models.end(), p.model) == models.end())
+            {
+                models.push_back(p.model);
+            }
+        }
+        std::string testbedData;
+        std::string simData;
+        for (const auto& m : models)
+        {
+            std::vector<std::pair<double, std::string>> tb;
+            std::vector<std::pair<double, std::string>> sim;
+            for (const auto& p : points)
+            {
+                if (p.series != series || p.model != m)
+                {
+                    continue;
+                }
+                if (p.testbed && (p.idle || std::isfinite(p.measuredGbps)))
+                {
+                    double x = p.idle ? 0.0 : p.measuredGbps;
+                    tb.push_back({ x, fmt::format("{} {} {}\n", x, p.testbedMeanS,
+                                                  std::max(p.testbedMeanS, p.testbedP99S)) });
+                }
+                if (p.status == "done" || p.status == "partial")
+                {
+                    double x = p.idle ? 0.0 : p.simAchievedGbps;
+                    sim.push_back({ x, fmt::format("{} {} {}\n", x, p.simMeanS,
+                                                   std::max(p.simMeanS, p.simP99S)) });
+                }
+            }
+            std::sort(tb.begin(), tb.end());
+            std::sort(sim.begin(), sim.end());
+            testbedData += "# " + m + "\n";
+            for (const auto& r : tb)
+            {
+                testbedData += r.second;
+            }
+            // gnuplot needs at least one row per block; a NaN row keeps the indices aligned.
+            testbedData += tb.empty() ? "NaN NaN NaN\n\n\n" : "\n\n";
+            simData += "# " + m + "\n";
+            for (const auto& r : sim)
+            {
+                simData += r.second;
+            }
+            simData += sim.empty() ? "NaN NaN NaN\n\n\n" : "\n\n";
+        }
+        std::string base = SafeName(series);
+        WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), testbedData);
+        WriteFileAtomically((tmp / (base + ".simulated.dat")).string(), simData);
+        script += fmt::format("set output '{}/{}.png'\nset title '{}: testbed (filled, solid) "
+                              "and simulation (open, dashed)' noenhanced\nplot ",
+                              tmp.string(), base, series);
+        for (size_t k = 0; k < models.size(); ++k)
+        {
+            script += fmt::format(
+                "{}'{tb}' index {k} using 1:2:2:3 with yerrorbars lc {c} pt 7 title '{m} testbed' "
+                "noenhanced, '{tb}' index {k} using 1:2 with lines lc {c} notitle, "
+                "'{sim}' index {k} using 1:2:2:3 with yerrorbars lc {c} pt 6 title '{m} "
+                "simulated' noenhanced, '{sim}' index {k} using 1:2 with lines lc {c} dt 2 "
+                "notitle",
+                k ? ", " : "", fmt::arg("tb", (tmp / (base + ".testbed.dat")).string()),
+                fmt::arg("sim", (tmp / (base + ".simulated.dat")).string()), fmt::arg("k", k),
+                fmt::arg("c", k + 1), fmt::arg("m", models[k]));
+        }
+        script += "\n";
+        pngs.push_back(base + ".png");
+    }
+    script += "unset logscale y\nset key bottom right\nset xlabel 'iteration time (s)'\n"
+              "set ylabel 'cumulative fraction'\n";
+    for (const auto& c : cdfs)
+    {
+        if (c.simulated.empty())
+        {
+            continue;
+        }
+        std::string base
+            = SafeName(fmt::format("cdf-{}-{}G-{}", c.model, c.requestedGbps, c.transport));
+        std::string measured;
+        for (const auto& p : c.measured)
+        {
+            measured += fmt::format("{} {}\n", p.seconds, p.fraction);
+        }
+        std::vector<double> s = c.simulated;
+        std::sort(s.begin(), s.end());
+        std::string simulated;
+        for (size_t i = 0; i < s.size(); ++i)
+        {
+            simulated += fmt::format("{} {}\n", s[i], double(i + 1) / s.size());
+        }
+        WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), measured);
+        WriteFileAtomically((tmp / (base + ".simulated.dat")).string(), simulated);
+        script += fmt::format("set output '{0}/{1}.png'\nset title '{2} at {3} Gbps web-search, "
+                              "{4}: KS distance {5}' noenhanced\n"
+                              "plot '{0}/{1}.testbed.dat' using 1:2 with steps lw 2 title "
+                              "'testbed', '{0}/{1}.simulated.dat' using 1:2 with steps lw 2 dt 2 "
+                              "title 'simulated ({6} iterations)'\n",
+                              tmp.string(), base, c.model, c.requestedGbps, c.transport,
+                              Num(c.ks, 3), s.size());
+        pngs.push_back(base + ".png");
+    }
+    WriteFileAtomically((tmp / "plots.gp").string(), script);
+    std::string cmd = fmt::format("gnuplot '{}' > '{}' 2>&1", (tmp / "plots.gp").string(),
+                                  (tmp / "gnuplot.log").string());
+    int rc = std::system(cmd.c_str());
+    if (rc != 0)
+    {
+        problem = fmt::format("gnuplot failed or is missing (exit {}); see {}/gnuplot.log; the "
+                              "plot data and script are in plots/",
+                              rc, (dir / "plots").string());
+        pngs.clear();
+    }
+    fs::remove_all(dir / "plots", ec);
+    fs::rename(tmp, dir / "plots", ec);
+    if (ec)
+    {
+        problem = "cannot move the plots into place: " + ec.message();
+        pngs.clear();
+    }
+    return pngs;
+}
+
+} // namespace
+
+double
+PercentError(double simulated, double measured)
+{
+    if (std::isnan(simulated) || std::isnan(measured) || measured == 0)
+    {
+        return kUnknown;
+    }
+    return 100.0 * (simulated - measured) / measured;
+}
+
+std::vector<std::string>
+HeadlineLines(const std::vector<ValidatedPoint>& points)
+{
+    std::vector<std::string> lines;
+    for (const auto& s : Summarise(points))
+    {
+        lines.push_back(fmt::format(
+            "{:<24} {:<12} {:>2} points: median |error| of the mean {:>6}% (congested {} points: "
+            "{}%), p99 {}%; baselines exposed {}%, hidden {}%; congestion point testbed {} "
+            "simulated {}",
+            s.series, s.model, s.validationPoints, Num(s.medianMean, 1), s.congestedPoints,
+            Num(s.medianCongested, 1), Num(s.medianP99, 1), Num(s.medianExposed, 1),
+            Num(s.medianHidden, 1), Knee(s.testbedKnee), Knee(s.simKnee)));
+    }
+    return lines;
+}
+
+void
+WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoint>& points,
+                      const std::vector<ValidatedCdf>& cdfs, const ValidationMeta& meta)
+{
+    const fs::path dir(dirName);
+    fs::create_directories(dir);
+
+    std::string pointsCsv = Csv({ "series",
+                                  "model",
+                                  "transport",
+                                  "configuration",
+                                  "traffic",
+                                  "index",
+                                  "requested_gbps",
+                                  "offered_gbps",
+                                  "testbed_measured_gbps",
+                                  "simulated_achieved_gbps",
+                                  "achieved_error_pct",
+                                  "testbed_mean_s",
+                                  "testbed_p99_s",
+                                  "simulated_mean_s",
+                                  "simulated_p99_s",
+                                  "mean_error_pct",
+                                  "p99_error_pct",
+                                  "exposed_baseline_s",
+                                  "exposed_error_pct",
+                                  "hidden_baseline_s",
+                                  "hidden_error_pct",
+                                  "idle",
+                                  "congested",
+                                  "used_for_calibration",
+                                  "seeds",
+                                  "status",
+                                  "testbed_source" });
+    for (const auto& p : points)
+    {
+        pointsCsv += Csv(
+            { p.series,
+              p.model,
+              p.transport,
+              p.configuration,
+              p.traffic,
+              Num(p.index, 0),
+              Num(p.requestedGbps, 3),
+              Num(p.offeredGbps, 3),
+              Num(p.measuredGbps, 3),
+              Num(p.simAchievedGbps, 3),
+              Num(p.measuredGbps > 0 ? PercentError(p.simAchievedGbps, p.measuredGbps) : kUnknown,
+                  2),
+              Num(p.testbedMeanS),
+              Num(p.testbedP99S),
+              Num(p.simMeanS),
+              Num(p.simP99S),
+              Num(PercentError(p.simMeanS, p.testbedMeanS), 2),
+              Num(PercentError(p.simP99S, p.testbedP99S), 2),
+              Num(p.exposedS),
+              Num(PercentError(p.exposedS, p.testbedMeanS), 2),
+              Num(p.hiddenS),
+              Num(PercentError(p.hiddenS, p.testbedMeanS), 2),
+              p.idle ? "1" : "0",
+              p.congested ? "1" : "0",
+              p.calibration ? "1" : "0",
+              fmt::format("{}/{}", p.seeds, p.seedsPlanned),
+              p.status,
+              p.testbed ? p.source : "simulation only (no testbed idle run)" });
+    }
+
+    std::vector<SeriesSummary> summaries = Summarise(points);
+    std::string seriesCsv = Csv({ "series",
+                                  "model",
+                                  "transport",
+                                  "configuration",
+                                  "traffic",
+                                  "validation_points",
+                                  "congested_points",
+                                  "points_missing",
+                                  "median_abs_mean_error_pct",
+                                  "mean_abs_mean_error_pct",
+                                  "median_abs_congested_error_pct",
+                                  "median_abs_p99_error_pct",
+                                  "mean_abs_p99_error_pct",
+                                  "median_abs_exposed_baseline_error_pct",
+                                  "median_abs_hidden_baseline_error_pct",
+                                  "median_abs_achieved_rate_error_pct",
+                                  "testbed_congestion_gbps",
+                                  "testbed_congestion_s",
+                                  "simulated_congestion_gbps",
+                                  "simulated_congestion_s",
+                                  "testbed_fit_a",
+                                  "testbed_fit_b",
+                                  "testbed_fit_c",
+                                  "testbed_fit_n",
+                                  "testbed_fit_r2",
+                                  "simulated_fit_a",
+                                  "simulated_fit_b",
+                                  "simulated_fit_c",
+                                  "simulated_fit_n",
+                                  "simulated_fit_r2",
+                                  "mean_target_met",
+                                  "congested_target_met",
+                                  "beats_baselines",
+                                  "p99_target_met",
+                                  "congestion_point_met",
+                                  "achieved_rate_met" });
+    auto yn = [](bool b) { return std::string(b ? "1" : "0"); };
+    for (const auto& s : summaries)
+    {
+        seriesCsv += Csv({ s.series,
+                           s.model,
+                           s.transport,
+                           s.configuration,
+                           s.traffic,
+                           std::to_string(s.validationPoints),
+                           std::to_string(s.congestedPoints),
+                           std::to_string(s.missing),
+                           Num(s.medianMean, 2),
+                           Num(s.meanMean, 2),
+                           Num(s.medianCongested, 2),
+                           Num(s.medianP99, 2),
+                           Num(s.meanP99, 2),
+                           Num(s.medianExposed, 2),
+                           Num(s.medianHidden, 2),
+                           Num(s.medianAchieved, 2),
+                           Num(s.testbedKnee.x, 3),
+                           Num(s.testbedKnee.t),
+                           Num(s.simKnee.x, 3),
+                           Num(s.simKnee.t),
+                           Num(s.testbedFit.a, 6),
+                           Num(s.testbedFit.b, 6),
+                           Num(s.testbedFit.c, 6),
+                           Num(s.testbedFit.n, 6),
+                           Num(s.testbedFit.r2, 4),
+                           Num(s.simFit.a, 6),
+                           Num(s.simFit.b, 6),
+                           Num(s.simFit.c, 6),
+                           Num(s.simFit.n, 6),
+                           Num(s.simFit.r2, 4),
+                           yn(s.MeanOk()),
+                           yn(s.CongestedOk()),
+                           yn(s.BeatsBaselines()),
+                           yn(s.P99Ok()),
+                           yn(s.KneeOk()),
+                           yn(s.AchievedOk()) });
+    }
+
+    std::string cdfsCsv = Csv({ "model", "transport", "configuration", "requested_gbps", "file",
+                                "testbed_iterations_median_s", "simulated_iterations",
+                                "simulated_median_s", "ks_distance", "status" });
+    for (const auto& c : cdfs)
+    {
+        double measuredMedian = kUnknown;
+        for (const auto& p : c.measured)
+        {
+            if (p.fraction >= 0.5)
+            {
+                measuredMedian = p.seconds;
+                break;
+            }
+        }
+        std::vector<double> s = c.simulated;
+        std::sort(s.begin(), s.end());
+        cdfsCsv += Csv({ c.model, c.transport, c.configuration, Num(c.requestedGbps, 1), c.file,
+                         Num(measuredMedian), std::to_string(s.size()),
+                         s.empty() ? "" : Num(Percentile(s, 50)), Num(c.ks, 3), c.status });
+    }
+
+    std::string plotProblem;
+    std::vector<std::string> pngs = WritePlots(dir, points, cdfs, plotProblem);
+
+    // report.md: the headline tables, then the detail.
+    std::string md = "# flumen validation report\n\n";
+    md += fmt::format("Command: `{}`{}. Wall time of the simulations run now: {:.0f} s.\n\n",
+                      meta.command, meta.quick ? " (quick: a ResNet-50 subset)" : "",
+                      meta.wallSeconds);
+    md += fmt::format(
+        "Compute times: {}. They come from the runs without cross traffic only; those runs are "
+        "marked `used_for_calibration` in points.csv and left out of every error below. Each "
+        "point ran {} iterations ({} warm-up left out) per seed; the simulation offers the "
+        "testbed's requested load where the testbed recorded it (TCP series) and its measured "
+        "load otherwise (the RDMA series record only what was measured). The simulated curve is "
+        "drawn against the simulated achieved rate, the testbed's against its measured rate.\n\n",
+        meta.calibration, meta.iterations, meta.warmup);
+    md += "Targets (per series and model): median |error| of the mean iteration time at most "
+          "10 % over the validation points and at most 15 % over the congested ones (testbed "
+          "mean at least 1.2 x its idle mean), below both closed-form baselines, p99 within 25 %, "
+          "congestion point within 1 Gbps, achieved cross-traffic rate within 5 %.\n\n";
+    md += "## Headline\n\n| series | model | points | median abs err mean % | mean abs err % | "
+          "congested: n, median abs err % | p99 median abs err % | baseline exposed % | "
+          "baseline hidden % | achieved rate err % | congestion point testbed | simulated | "
+          "targets met |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& s : summaries)
+    {
+        std::vector<std::string> missed;
+        if (!s.MeanOk())
+            missed.push_back("mean");
+        if (!s.CongestedOk())
+            missed.push_back("congested");
+        if (!s.BeatsBaselines())
+            missed.push_back("baselines");
+        if (!s.P99Ok())
+            missed.push_back("p99");
+        if (!s.KneeOk())
+            missed.push_back("congestion point");
+        if (!s.AchievedOk())
+            missed.push_back("achieved rate");
+        std::string met = missed.empty() ? "all"
+                                         : "missed: " +
+                                               [&]
+        {
+            std::string t;
+            for (size_t i = 0; i < missed.size(); ++i)
+                t += (i ? ", " : "") + missed[i];
+            return t;
+        }();
+        md += fmt::format("| {} | {} | {}{} | {} | {} | {}, {} | {} | {} | {} | {} | {} | {} | {} "
+                          "|\n",
+                          s.series, s.model, s.validationPoints,
+                          s.missing ? fmt::format(" ({} not simulated)", s.missing) : "",
+                          Num(s.medianMean, 1), Num(s.meanMean, 1), s.congestedPoints,
+                          Num(s.medianCongested, 1), Num(s.medianP99, 1), Num(s.medianExposed, 1),
+                          Num(s.medianHidden, 1), Num(s.medianAchieved, 1), Knee(s.testbedKnee),
+                          Knee(s.simKnee), met);
+    }
+    md += "\nBaselines, from the same idle time (measured where the testbed has an idle run, "
+          "simulated otherwise) and the model's ring all-reduce volume D: communication fully "
+          "exposed, t = (t0 - D/C) + D/(C - x); fully hidden until longer, t = max(t0, "
+          "D/(C - x)); C = 25 Gbps, x = measured cross traffic.\n\n";
+    md += "## Idle runs (calibration, not validation)\n\n| series | model | testbed mean s | "
+          "simulated mean s | error % |\n|---|---|---|---|---|\n";
+    for (const auto& s : summaries)
+    {
+        md += fmt::format("| {} | {} | {} | {} | {} |\n", s.series, s.model,
+                          std::isnan(s.idleMeasuredS) ? "(no idle run)" : Num(s.idleMeasuredS),
+                          Num(s.idleSimulatedS),
+                          Num(PercentError(s.idleSimulatedS, s.idleMeasuredS), 2));
+    }
+    md += "\n## Fits t(x) = A exp(B / (C - x)^n)\n\n| series | model | testbed A | B | C | n | "
+          "R^2 | simulated A | B | C | n | R^2 |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+          "\n";
+    for (const auto& s : summaries)
+    {
+        md += fmt::format("| {} | {} | {} | {} |\n", s.series, s.model, FitText(s.testbedFit),
+                          FitText(s.simFit));
+    }
+    if (!cdfs.empty())
+    {
+        md += "\n## Per-iteration distributions (Kolmogorov-Smirnov)\n\n| model | transport | "
+              "load Gbps | simulated iterations | KS distance | status |\n|---|---|---|---|---|---|"
+              "\n";
+        for (const auto& c : cdfs)
+        {
+            md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", c.model, c.transport,
+                              c.requestedGbps, c.simulated.size(), Num(c.ks, 3), c.status);
+        }
+    }
+    md += "\n## Plots\n\n";
+    if (!plotProblem.empty())
+    {
+        md += "No plots: " + plotProblem + ".\n";
+    }
+    for (const auto& png : pngs)
+    {
+        md += fmt::format("![{0}](plots/{0})\n\n", png);
+    }
+    md += "\nFiles: points.csv (every point), series.csv (every figure above, per series and "
+          "model), cdfs.csv, plots/ (PNG, data and gnuplot script), points/ (each simulation's "
+          "own outputs).\n";
+
+    WriteFileAtomically((dir / "points.csv").string(), pointsCsv);
+    WriteFileAtomically((dir / "series.csv").string(), seriesCsv);
+    WriteFileAtomically((dir / "cdfs.csv").string(), cdfsCsv);
+    WriteFileAtomically((dir / "report.md").string(), md);
+}
+
+} // namespace flumen

@@ -1,0 +1,84 @@
+// The validation report: what `flumen validate` writes once the points are simulated.
+// points.csv (one row per testbed point), series.csv (one row per series and model, with the
+// targets), cdfs.csv (Kolmogorov-Smirnov distances), report.md and its PNG plots (gnuplot).
+#ifndef FLUMEN_VALIDATION_REPORT_H
+#define FLUMEN_VALIDATION_REPORT_H
+
+#include "curve-analysis.h"
+#include "testbed-readers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+/** One testbed point beside its simulation. */
+struct ValidatedPoint
+{
+    std::string series;
+    std::string model;
+    std::string transport;
+    std::string configuration;
+    std::string traffic;
+    double index = kUnknown;
+    double requestedGbps = kUnknown; //!< where the testbed recorded the request
+    double offeredGbps = 0;          //!< the load the simulation offered
+    double measuredGbps = kUnknown;  //!< testbed: measured cross traffic (0 when idle)
+    double testbedMeanS = kUnknown;  //!< NaN for a simulated-only idle reference
+    double testbedP99S = kUnknown;
+    double simMeanS = kUnknown;
+    double simP99S = kUnknown;
+    double simAchievedGbps = kUnknown;
+    double exposedS = kUnknown; //!< closed-form baselines
+    double hiddenS = kUnknown;
+    bool idle = false;        //!< no cross traffic
+    bool testbed = true;      //!< false: an idle reference the testbed did not measure
+    bool calibration = false; //!< a run the calibration used (validation excludes it)
+    bool congested = false;   //!< testbed mean at least 1.2 x the idle reference
+    int seeds = 0;            //!< simulated seeds finished
+    int seedsPlanned = 0;
+    std::string status; //!< done, partial, failed: ..., not run
+    std::string source; //!< the testbed row, FILE:LINE
+};
+
+/** One per-iteration CDF beside the simulated iterations of the same setting. */
+struct ValidatedCdf
+{
+    std::string model;
+    std::string transport;
+    std::string configuration;
+    double requestedGbps = 0;
+    std::string file;
+    std::vector<CdfPoint> measured;
+    std::vector<double> simulated; //!< iteration times, warm-up excluded
+    double ks = kUnknown;
+    std::string status;
+};
+
+struct ValidationMeta
+{
+    std::string command;
+    std::string calibration; //!< where the compute times came from
+    bool quick = false;
+    int iterations = 0;
+    int warmup = 0;
+    double wallSeconds = 0;
+    double linkGbps = 25;
+};
+
+/** Signed percentage error of a against b (NaN when either is missing). */
+double PercentError(double simulated, double measured);
+
+/** One line per series and model with the headline figures, for the console. */
+std::vector<std::string> HeadlineLines(const std::vector<ValidatedPoint>& points);
+
+/** Writes points.csv, series.csv, cdfs.csv, report.md and plots/ into dir (atomically each). */
+void WriteValidationReport(const std::string& dir, const std::vector<ValidatedPoint>& points,
+                           const std::vector<ValidatedCdf>& cdfs, const ValidationMeta& meta);
+
+} // namespace flumen
+
+#endif
