@@ -156,10 +156,16 @@ TEST(Validate, QuickSeriesReportAndResume)
         {
             ++loaded;
             EXPECT_EQ(row[cCal], "0");
-            // The offered load is the measured one here (RDMA series): the simulated iperf
-            // must carry close to it.
-            EXPECT_NEAR(std::stod(row[cAchieved]), std::stod(row[cMeasured]),
-                        0.1 * std::stod(row[cMeasured]));
+            // The offered load is the measured one here (RDMA series): never more carried,
+            // and all of it where the testbed's job was not slowed (the link has room).
+            double achieved = std::stod(row[cAchieved]);
+            double offered = std::stod(row[Column(h, "offered_gbps")]);
+            EXPECT_NEAR(offered, std::stod(row[cMeasured]), 0.001);
+            EXPECT_LE(achieved, 1.02 * offered);
+            if (row[cCongested] == "0")
+            {
+                EXPECT_NEAR(achieved, offered, 0.05 * offered);
+            }
             // Congested points get the seeds asked for, the others one.
             EXPECT_EQ(row[cSeeds], row[cCongested] == "1" ? "2/2" : "1/1");
         }

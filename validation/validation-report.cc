@@ -29,7 +29,7 @@ constexpr double kCongestionPointTargetGbps = 1;
 constexpr double kAchievedTarget = 5;
 
 std::string
-Num(double v, int digits = 4)
+Num(double v, int digits = 6)
 {
     if (std::isnan(v))
     {
