@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <iostream>
@@ -138,8 +139,6 @@ RunInChildren(const std::vector<std::function<json()>>& tasks, unsigned jobs)
             text.append(buf, n);
         }
         close(c.fd);
-        int status = 0;
-        waitpid(c.pid, &status, 0);
         results[c.task]
             = text.empty() ? json{ { "error", "the simulation process died" } } : json::parse(text);
     };
@@ -183,9 +182,22 @@ RunInChildren(const std::vector<std::function<json()>>& tasks, unsigned jobs)
             close(fd[1]);
             running.push_back({ pid, fd[0], next++ });
         }
-        // Children finish in any order; reading a pipe to its end waits for its child.
-        collect(running.front());
-        running.erase(running.begin());
+        // Children finish in any order: wait for whichever ends first, so that a long fit
+        // never keeps a core idle (a child's answer is small, it never blocks on the pipe).
+        int status = 0;
+        pid_t done = waitpid(-1, &status, 0);
+        auto it = std::find_if(running.begin(), running.end(),
+                               [done](const Child& c) { return c.pid == done; });
+        if (it == running.end())
+        {
+            if (done < 0)
+            {
+                throw std::runtime_error("waitpid failed");
+            }
+            continue;
+        }
+        collect(*it);
+        running.erase(it);
     }
     for (const auto& r : results)
     {
