@@ -11,10 +11,8 @@ namespace ns3
 namespace
 {
 
-// Compute time per iteration (forward + backward + step, no communication), derived from
-// the testbed's no-cross-traffic runs (index 0) by validation/calibrate-compute.sh: the
-// value for which the simulated idle iteration matches the measured one, RDMA, 4 workers,
-// configuration A. See README "Calibration". The jitter CV comes from the same runs.
+// A built-in model's compute time per iteration (forward + backward + step, no
+// communication) and the jitter CV of each phase.
 struct Calibrated
 {
     const char* name;
@@ -22,11 +20,14 @@ struct Calibrated
     double jitterCv;
 };
 
+// From `./flumen calibrate` on the testbed's runs without cross traffic (index 0) only:
+// validation/calibration.json, README "Calibration". Compute time = forward + backward +
+// step, jitter CV of each phase.
 const Calibrated kCalibrated[] = {
-    { "resnet50", 0.15, 0.02 },
-    { "densenet161", 0.36, 0.02 },
-    { "vgg16", 0.33, 0.02 },
-    { "bert-large", 0.76, 0.02 },
+    { "resnet50", 0.155649, 0.027002 },
+    { "densenet161", 0.373818, 0.012760 },
+    { "vgg16", 0.303640, 0.009427 },
+    { "bert-large", 0.353872, 0.005488 },
 };
 
 ModelProfile
