@@ -28,15 +28,6 @@ const char* kUsage = "usage: flumen sweep SWEEP.json --out DIR [--jobs N] [--cal
                      "SWEEP.json: {\"base\": {scenario} | \"base_file\": \"file.json\",\n"
                      "             \"grid\": {\"key\": [values, ...], ...}, \"seeds\": [1, 2]}\n";
 
-std::string
-ReadText(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 } // namespace
 
 int
@@ -155,7 +146,7 @@ main(int argc, char** argv)
     {
         if (flumen::PointFinished(points, p.id))
         {
-            json s = json::parse(ReadText(points / p.id / "summary.json"));
+            json s = json::parse(flumen::ReadTextFile(points / p.id / "summary.json"));
             rows.push_back(flumen::ResultRow(p, sweep.keys, &s, "done", ""));
             ++doneTotal;
         }

@@ -14,6 +14,7 @@
 #include "scenario.h"
 #include "series-manifest.h"
 #include "summary-statistics.h"
+#include "sweep.h"
 #include "validation-report.h"
 
 #include "ns3/model-profile.h"
@@ -44,7 +45,8 @@ const char* kUsage
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
       "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
-      "  --iterations N      iterations per simulated point, 2 warm-up (default 8; quick 3, 1 warm-up)\n"
+      "  --iterations N      iterations per simulated point, 2 warm-up (default 8; quick 3, 1 "
+      "warm-up)\n"
       "  --seeds N           seeds for congested points, where variance matters (default 2;\n"
       "                      quick 1)\n"
       "  --models a,b        only these models\n";
@@ -57,41 +59,17 @@ struct Options
     bool quick = false;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     int iterations = 0; // 0: the mode's default
-    int seeds = 0; // 0: the mode's default (2; quick 1)
+    int seeds = 0;      // 0: the mode's default (2; quick 1)
     std::set<std::string> models;
 };
 
+// A run's folder name: readable, and a hash of the whole scenario, so that a changed
+// calibration or setting runs again instead of reusing a stale result.
 std::string
-ReadText(const fs::path& p)
+RunId(const std::string& label, uint64_t seed, const json& scenario)
 {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string
-Hash8(const std::string& text)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : text)
-    {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    return fmt::format("{:08x}", static_cast<uint32_t>(h ^ (h >> 32)));
-}
-
-// A folder name from a label: letters, digits, '-', '.', '_' only.
-std::string
-SafeName(const std::string& s)
-{
-    std::string o;
-    for (char c : s)
-    {
-        o += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
-    }
-    return o;
+    return fmt::format("{}-s{}-{}", flumen::FileSafeName(label), seed,
+                       flumen::StableHash(scenario.dump()).substr(0, 8));
 }
 
 // One simulated setting and the runs (one per seed) that measure it.
@@ -153,7 +131,7 @@ class Planner
             flumen::ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
         }
         flumen::ResolveScenario(j, where); // throws ScenarioError naming `where`
-        std::string id = fmt::format("{}-s{}-{}", SafeName(label), seed, Hash8(j.dump()));
+        std::string id = RunId(label, seed, j);
         if (m_ids.insert(id).second)
         {
             m_plan.runs.push_back({ id, j, { { "point", label }, { "testbed", where } } });
@@ -435,8 +413,8 @@ ReadRun(const fs::path& dir, json& summary, std::vector<double>& durations)
     {
         return false;
     }
-    summary = json::parse(ReadText(dir / "summary.json"));
-    for (const auto& r : flumen::ParseIterationsCsv(ReadText(dir / "iterations.csv"),
+    summary = json::parse(flumen::ReadTextFile(dir / "summary.json"));
+    for (const auto& r : flumen::ParseIterationsCsv(flumen::ReadTextFile(dir / "iterations.csv"),
                                                     (dir / "iterations.csv").string()))
     {
         if (!r.warmup)
@@ -550,7 +528,7 @@ main(int argc, char** argv)
                 flumen::PoolPoint r = first;
                 r.scenario["seed"] = seed;
                 std::string label = r.scenario["name"].get<std::string>();
-                r.id = fmt::format("{}-s{}-{}", SafeName(label), seed, Hash8(r.scenario.dump()));
+                r.id = RunId(label, seed, r.scenario);
                 pp.runIds.push_back(r.id);
                 extra.push_back(r);
             }

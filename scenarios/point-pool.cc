@@ -27,15 +27,6 @@ using nlohmann::json;
 namespace
 {
 
-std::string
-ReadText(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 // The last few lines of a log, for the failure record.
 std::string
 Tail(const std::string& text, size_t lines)
@@ -82,7 +73,7 @@ PointFailure(const fs::path& dir, const std::string& id)
     }
     try
     {
-        json rec = json::parse(ReadText(f));
+        json rec = json::parse(ReadTextFile(f));
         return rec.value("error", "failed") + ": " + rec.value("log", "");
     }
     catch (const std::exception&)
@@ -213,7 +204,7 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
             try
             {
                 result.wallSeconds
-                    += json::parse(ReadText(dir / p.id / "summary.json"))["wall_time_s"]
+                    += json::parse(ReadTextFile(dir / p.id / "summary.json"))["wall_time_s"]
                            .get<double>();
             }
             catch (const std::exception&)
@@ -229,7 +220,7 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
             json record = { { "point", p.id },
                             { "about", p.about },
                             { "error", why },
-                            { "log", Tail(ReadText(r.tmp / "log.txt"), 5) } };
+                            { "log", Tail(ReadTextFile(r.tmp / "log.txt"), 5) } };
             WriteFileAtomically((dir / (p.id + ".failed.json")).string(), record.dump(2) + "\n");
             fs::remove_all(r.tmp, ec);
             ++result.failed;

@@ -19,19 +19,6 @@ Fail(const std::string& source, const std::string& what)
     throw ScenarioError(fmt::format("{}: {}", source, what));
 }
 
-// FNV-1a, 64 bits: a stable name for a point's assignments (not security, just identity).
-std::string
-StableId(const std::string& text)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : text)
-    {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    return fmt::format("{:016x}", h);
-}
-
 // Paths in the base are relative to its file; points run from their own folders.
 void
 AbsolutisePaths(json& scenario, const std::filesystem::path& baseDir)
@@ -172,7 +159,7 @@ LoadSweep(const std::string& path)
             p.scenario["seed"] = seed;
             // Swept file paths are relative to the sweep file; points run from DIR/points.
             AbsolutisePaths(p.scenario, dir);
-            p.id = StableId(identity + " base=" + base.dump());
+            p.id = StableHash(identity + " base=" + base.dump());
             // Resolved now: a bad value fails the sweep before any point runs.
             ResolveScenario(p.scenario, fmt::format("{} (point {})", path, identity));
             sweep.points.push_back(std::move(p));
@@ -260,6 +247,19 @@ FormatCsv(const std::vector<std::string>& header, const std::vector<std::vector<
         out += "\n";
     }
     return out;
+}
+
+std::string
+StableHash(const std::string& text)
+{
+    // FNV-1a, 64 bits: identity, not security.
+    uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : text)
+    {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return fmt::format("{:016x}", h);
 }
 
 } // namespace flumen

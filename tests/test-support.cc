@@ -1,5 +1,7 @@
 #include "test-support.h"
 
+#include "atomic-file.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -36,9 +38,9 @@ TempDir::Write(const std::string& name, const std::string& content) const
 }
 
 CommandResult
-RunFlumen(const std::string& args)
+RunCommand(const std::string& commandLine)
 {
-    std::string cmd = std::string(FLUMEN_RUN_BINARY) + " " + args + " 2>&1";
+    std::string cmd = commandLine + " 2>&1";
     CommandResult r;
     FILE* p = ::popen(cmd.c_str(), "r");
     if (!p)
@@ -56,13 +58,16 @@ RunFlumen(const std::string& args)
     return r;
 }
 
+CommandResult
+RunFlumen(const std::string& args)
+{
+    return RunCommand(std::string(FLUMEN_RUN_BINARY) + " " + args);
+}
+
 std::string
 ReadFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return ReadTextFile(path);
 }
 
 Scenario

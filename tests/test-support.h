@@ -30,6 +30,8 @@ struct CommandResult
     std::string output; //!< stdout and stderr together
 };
 
+/** Runs a shell command line, stdout and stderr together. */
+CommandResult RunCommand(const std::string& commandLine);
 /** Runs flumen-run with these arguments (shell-quoted by the caller where needed). */
 CommandResult RunFlumen(const std::string& args);
 std::string ReadFile(const std::string& path);

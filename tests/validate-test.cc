@@ -22,18 +22,7 @@ const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
 test::CommandResult
 Validate(const std::string& args)
 {
-    test::CommandResult r;
-    std::string cmd = std::string(FLUMEN_VALIDATE_BINARY) + " " + args + " 2>&1";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-    {
-        r.output.append(buf, n);
-    }
-    int status = ::pclose(p);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return test::RunCommand(std::string(FLUMEN_VALIDATE_BINARY) + " " + args);
 }
 
 // Rows of a CSV without quoted commas (validate quotes only free text), header first.
@@ -119,7 +108,8 @@ TEST(Validate, QuickSeriesReportAndResume)
     test::TempDir dir;
     const std::string out = dir.Path() + "/v";
     const std::string args
-        = kManifests + "iperf-rdma-configA.json --quick --iterations 3 --seeds 2 --jobs 2 --out " + out;
+        = kManifests + "iperf-rdma-configA.json --quick --iterations 3 --seeds 2 --jobs 2 --out "
+          + out;
     auto r = Validate(args);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     EXPECT_NE(r.output.find("resnet50"), std::string::npos) << r.output;

@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -30,6 +32,15 @@ WriteFileAtomically(const std::string& path, const std::string& content)
         std::remove(tmp.c_str());
         throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(err)));
     }
+}
+
+std::string
+ReadTextFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 } // namespace flumen

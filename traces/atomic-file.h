@@ -11,6 +11,9 @@ namespace flumen
 /** Writes `content` to `path` atomically; throws std::runtime_error naming the path. */
 void WriteFileAtomically(const std::string& path, const std::string& content);
 
+/** The whole content of a file ("" when it cannot be read). */
+std::string ReadTextFile(const std::string& path);
+
 } // namespace flumen
 
 #endif

@@ -217,17 +217,6 @@ FitText(const ExpFit& f)
                : "no fit | | | |";
 }
 
-std::string
-SafeName(const std::string& s)
-{
-    std::string o;
-    for (char c : s)
-    {
-        o += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
-    }
-    return o;
-}
-
 // Writes the plots with gnuplot into dir/plots; returns the PNG names, or why there are none.
 std::vector<std::string>
 WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
@@ -303,7 +292,7 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
             }
             simData += sim.empty() ? "NaN NaN NaN\n\n\n" : "\n\n";
         }
-        std::string base = SafeName(series);
+        std::string base = FileSafeName(series);
         WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), testbedData);
         WriteFileAtomically((tmp / (base + ".simulated.dat")).string(), simData);
         script += fmt::format("set output '{}/{}.png'\nset title '{}: testbed (filled, solid) "
@@ -333,7 +322,7 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
             continue;
         }
         std::string base
-            = SafeName(fmt::format("cdf-{}-{}G-{}", c.model, c.requestedGbps, c.transport));
+            = FileSafeName(fmt::format("cdf-{}-{}G-{}", c.model, c.requestedGbps, c.transport));
         std::string measured;
         for (const auto& p : c.measured)
         {
@@ -379,6 +368,17 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
 }
 
 } // namespace
+
+std::string
+FileSafeName(const std::string& s)
+{
+    std::string o;
+    for (char c : s)
+    {
+        o += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
+    }
+    return o;
+}
 
 double
 PercentError(double simulated, double measured)

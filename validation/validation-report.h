@@ -69,6 +69,9 @@ struct ValidationMeta
     double linkGbps = 25;
 };
 
+/** A file name from a label: letters, digits, '-' and '.' kept, anything else '_'. */
+std::string FileSafeName(const std::string& label);
+
 /** Signed percentage error of a against b (NaN when either is missing). */
 double PercentError(double simulated, double measured);
 
