@@ -17,6 +17,8 @@
 #include "scenario.h"
 #include "series-manifest.h"
 
+#include "ns3/star-topology-helper.h"
+
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
@@ -71,12 +73,12 @@ SimulateIdle(const IdlePoint& p, double computeS, uint32_t iterations)
                   { "outputs", { { "link_bin_us", 0 } } },
                   { "simulation", { { "progress_interval_s", 0 } } } };
     flumen::Scenario s = flumen::ResolveScenario(user, p.source);
-    if (static_cast<int>(s.configuration == 'A' ? 4 : 3) != p.workers)
+    const size_t workers = ns3::StarTopologyHelper::JobHosts(s.configuration).size();
+    if (workers != static_cast<size_t>(p.workers))
     {
         throw std::runtime_error(fmt::format("{}: the series has {} workers; configuration {} "
                                              "runs the job on {}",
-                                             p.source, p.workers, p.configuration,
-                                             s.configuration == 'A' ? 4 : 3));
+                                             p.source, p.workers, p.configuration, workers));
     }
     flumen::RunOutput out = flumen::RunScenario(s);
     return out.summary["iteration_time_s"]["mean"].get<double>();

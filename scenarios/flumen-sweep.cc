@@ -98,14 +98,7 @@ main(int argc, char** argv)
         // Checked once here, so that a bad file fails the sweep, not every point.
         try
         {
-            json c = flumen::LoadScenarioFile(calibration);
-            json probe = json::object();
-            flumen::ApplyCalibration(probe, c, calibration); // checks the file's shape
-            for (const auto& [model, entry] : c["models"].items())
-            {
-                json one = { { "job", { { "model", model } } } };
-                flumen::ApplyCalibration(one, c, calibration); // and every model's entry
-            }
+            flumen::LoadCalibration(calibration);
         }
         catch (const std::exception& e)
         {

@@ -18,6 +18,7 @@
 #include "validation-report.h"
 
 #include "ns3/model-profile.h"
+#include "ns3/star-topology-helper.h"
 
 #include <fmt/format.h>
 
@@ -28,7 +29,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <memory>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -70,6 +70,13 @@ RunId(const std::string& label, uint64_t seed, const json& scenario)
 {
     return fmt::format("{}-s{}-{}", flumen::FileSafeName(label), seed,
                        flumen::StableHash(scenario.dump()).substr(0, 8));
+}
+
+// Workers of the job in configuration "A" or "B".
+int
+JobWorkers(const std::string& configuration)
+{
+    return static_cast<int>(ns3::StarTopologyHelper::JobHosts(configuration.at(0)).size());
 }
 
 // One simulated setting and the runs (one per seed) that measure it.
@@ -141,7 +148,7 @@ class Planner
 
     void AddSeries(const flumen::Series& s)
     {
-        const int expectWorkers = s.configuration == "A" ? 4 : 3;
+        const int expectWorkers = JobWorkers(s.configuration);
         if (s.workers != expectWorkers && !s.points.empty())
         {
             throw flumen::ScenarioError(
@@ -447,24 +454,19 @@ main(int argc, char** argv)
     }
 
     json calibration;
-    std::vector<flumen::Series> series;
+    Planner planner(o, o.calibrationFile.empty() ? nullptr : &calibration);
     Plan plan;
-    std::unique_ptr<Planner> planner;
     try
     {
         if (!o.calibrationFile.empty())
         {
-            calibration = flumen::LoadScenarioFile(o.calibrationFile);
-            json probe = json::object();
-            flumen::ApplyCalibration(probe, calibration, o.calibrationFile);
+            calibration = flumen::LoadCalibration(o.calibrationFile);
         }
-        planner = std::make_unique<Planner>(o, o.calibrationFile.empty() ? nullptr : &calibration);
         for (const auto& m : o.manifests)
         {
-            series.push_back(flumen::LoadSeries(m));
-            planner->AddSeries(series.back());
+            planner.AddSeries(flumen::LoadSeries(m));
         }
-        plan = planner->Take();
+        plan = planner.Take();
     }
     catch (const std::exception& e)
     {
@@ -479,37 +481,17 @@ main(int argc, char** argv)
     }
 
     // Congested points (testbed mean >= 1.2 x the idle reference) get more seeds. The idle
-    // reference is the testbed's idle run, or its lowest-load point where it has none.
-    std::map<std::pair<std::string, std::string>, double> idleRef;
-    for (const auto& pp : plan.points)
-    {
-        const auto& v = pp.point;
-        if (!v.testbed)
-            continue;
-        auto key = std::make_pair(v.series, v.model);
-        if (v.idle)
-        {
-            idleRef[key] = v.testbedMeanS;
-        }
-    }
+    // reference is the testbed's idle run (load 0), or its lowest-load point where it has none.
+    std::map<std::pair<std::string, std::string>, flumen::CurvePoint> idleRef;
     for (const auto& pp : plan.points)
     {
         const auto& v = pp.point;
         auto key = std::make_pair(v.series, v.model);
-        if (v.testbed && !idleRef.count(key))
+        auto it = idleRef.find(key);
+        if (v.testbed && !std::isnan(v.measuredGbps)
+            && (it == idleRef.end() || v.measuredGbps < it->second.x))
         {
-            double lowest = flumen::kUnknown;
-            double lowestX = 1e300;
-            for (const auto& q : plan.points)
-            {
-                if (q.point.testbed && q.point.series == v.series && q.point.model == v.model
-                    && q.point.measuredGbps < lowestX)
-                {
-                    lowestX = q.point.measuredGbps;
-                    lowest = q.point.testbedMeanS;
-                }
-            }
-            idleRef[key] = lowest;
+            idleRef[key] = { v.measuredGbps, v.testbedMeanS };
         }
     }
     std::vector<flumen::PoolPoint> extra;
@@ -518,7 +500,7 @@ main(int argc, char** argv)
         auto& v = pp.point;
         auto key = std::make_pair(v.series, v.model);
         v.congested
-            = v.testbed && !v.idle && idleRef.count(key) && v.testbedMeanS >= 1.2 * idleRef[key];
+            = v.testbed && !v.idle && idleRef.count(key) && v.testbedMeanS >= 1.2 * idleRef[key].t;
         if (v.congested && o.seeds > 1)
         {
             const auto& first = *std::find_if(plan.runs.begin(), plan.runs.end(),
@@ -591,19 +573,21 @@ main(int argc, char** argv)
         points.push_back(v);
     }
     // Baselines from the idle time: measured where the testbed has it, simulated otherwise.
+    std::map<std::pair<std::string, std::string>, double> idleTime;
+    for (const auto& q : points)
+    {
+        if (q.idle)
+        {
+            idleTime[{ q.series, q.model }] = q.testbed ? q.testbedMeanS : q.simMeanS;
+        }
+    }
     for (auto& v : points)
     {
-        double t0 = flumen::kUnknown;
-        for (const auto& q : points)
-        {
-            if (q.series == v.series && q.model == v.model && q.idle)
-            {
-                t0 = q.testbed ? q.testbedMeanS : q.simMeanS;
-            }
-        }
-        auto profile = ns3::ModelProfile::BuiltIn(v.model);
-        double bits = flumen::RingAllReduceBitsPerWorker(static_cast<double>(profile->parameters),
-                                                         v.configuration == "A" ? 4 : 3);
+        auto it = idleTime.find({ v.series, v.model });
+        double t0 = it == idleTime.end() ? flumen::kUnknown : it->second;
+        double bits = 8
+                      * ns3::ModelProfile::BuiltIn(v.model)->RingBytesPerWorker(
+                          static_cast<uint32_t>(JobWorkers(v.configuration)));
         double x = v.idle ? 0.0 : v.measuredGbps;
         if (!std::isnan(t0) && !std::isnan(x))
         {
@@ -633,8 +617,8 @@ main(int argc, char** argv)
     flumen::ValidationMeta meta;
     meta.command = command;
     meta.quick = o.quick;
-    meta.iterations = planner->Iterations();
-    meta.warmup = planner->Warmup();
+    meta.iterations = planner.Iterations();
+    meta.warmup = planner.Warmup();
     meta.wallSeconds = ran.wallSeconds;
     meta.calibration = o.calibrationFile.empty()
                            ? "the built-in model profiles (calibrated with `flumen calibrate` on "

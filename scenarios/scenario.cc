@@ -938,6 +938,20 @@ ResolveScenario(const json& user, const std::string& source)
     return s;
 }
 
+json
+LoadCalibration(const std::string& path)
+{
+    json calibration = LoadScenarioFile(path);
+    json probe = json::object();
+    ApplyCalibration(probe, calibration, path); // the file's shape
+    for (const auto& entry : calibration["models"].items())
+    {
+        json one = { { "job", { { "model", entry.key() } } } };
+        ApplyCalibration(one, calibration, path); // every model's entry
+    }
+    return calibration;
+}
+
 bool
 ApplyCalibration(json& scenario, const json& calibration, const std::string& calibrationSource)
 {

@@ -159,6 +159,11 @@ Scenario ResolveScenario(const nlohmann::json& user, const std::string& source);
  */
 bool ApplyCalibration(nlohmann::json& scenario, const nlohmann::json& calibration,
                       const std::string& calibrationSource);
+/**
+ * Reads a calibration file and checks its shape and every model's entry, so that a bad file
+ * fails before anything runs. Throws ScenarioError naming the file and key.
+ */
+nlohmann::json LoadCalibration(const std::string& path);
 /** The table of keys as text (for `flumen keys` and the README). */
 std::string DescribeKeys();
 

@@ -4,6 +4,7 @@
 #ifndef FLUMEN_SWEEP_H
 #define FLUMEN_SWEEP_H
 
+#include "csv-format.h"
 #include "scenario.h"
 
 #include <nlohmann/json.hpp>
@@ -47,9 +48,6 @@ std::vector<std::string> ResultColumns(const std::vector<std::string>& keys);
 std::vector<std::string> ResultRow(const SweepPoint& point, const std::vector<std::string>& keys,
                                    const nlohmann::json* summary, const std::string& status,
                                    const std::string& error);
-/** CSV text with quoting where needed. */
-std::string FormatCsv(const std::vector<std::string>& header,
-                      const std::vector<std::vector<std::string>>& rows);
 
 } // namespace flumen
 

@@ -1,6 +1,8 @@
 // The validation report's curve analysis on curves whose answers are known by construction.
 #include "curve-analysis.h"
 
+#include "ns3/model-profile.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -115,7 +117,8 @@ TEST(Baselines, ExposedAndHiddenCommunication)
     EXPECT_NEAR(flumen::BaselineHidden(1.0, d, c, 20e9), 2.0, 1e-12);
     EXPECT_TRUE(std::isinf(flumen::BaselineHidden(1.0, d, c, 25e9)));
     // ResNet-50 (25,557,032 parameters) on 4 workers: 1.5 x 4 B x 8 bits per parameter.
-    EXPECT_NEAR(flumen::RingAllReduceBitsPerWorker(25557032, 4), 1.5 * 32 * 25557032, 1e-3);
+    EXPECT_NEAR(8 * ns3::ModelProfile::BuiltIn("resnet50")->RingBytesPerWorker(4),
+                1.5 * 32 * 25557032, 1e-3);
 }
 
 TEST(ErrorStatistics, MedianAndMeanOfAbsoluteValues)

@@ -1,9 +1,12 @@
 #include "curve-analysis.h"
 
+#include "summary-statistics.h"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace flumen
@@ -299,19 +302,13 @@ KolmogorovSmirnov(std::vector<double> samples, std::vector<CdfPoint> cdf)
     // them, either at the jump or just before it.
     auto measured = [&](double x, bool before)
     {
-        double f = 0;
-        for (const auto& c : cdf)
-        {
-            if (c.seconds < x || (!before && c.seconds == x))
-            {
-                f = c.fraction;
-            }
-            else
-            {
-                break;
-            }
-        }
-        return f;
+        // The fraction of the last step at or before x (strictly before when `before`).
+        auto it = before
+                      ? std::lower_bound(cdf.begin(), cdf.end(), x,
+                                         [](const CdfPoint& c, double v) { return c.seconds < v; })
+                      : std::upper_bound(cdf.begin(), cdf.end(), x,
+                                         [](double v, const CdfPoint& c) { return v < c.seconds; });
+        return it == cdf.begin() ? 0.0 : std::prev(it)->fraction;
     };
     auto simulated = [&](double x, bool before)
     {
@@ -353,41 +350,31 @@ BaselineHidden(double t0, double bits, double linkBps, double crossBps)
     return std::max(t0, bits / (linkBps - crossBps));
 }
 
-double
-RingAllReduceBitsPerWorker(double parameters, int workers)
+namespace
 {
-    return 2.0 * (workers - 1) / workers * 4.0 * parameters * 8.0;
-}
 
-double
-MedianAbs(std::vector<double> values)
+SummaryStatistics
+SummarizeAbs(std::vector<double> values)
 {
-    if (values.empty())
-    {
-        return kUnknown;
-    }
     for (auto& v : values)
     {
         v = std::abs(v);
     }
-    std::sort(values.begin(), values.end());
-    size_t n = values.size();
-    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+    return Summarize(std::move(values));
+}
+
+} // namespace
+
+double
+MedianAbs(std::vector<double> values)
+{
+    return values.empty() ? kUnknown : SummarizeAbs(std::move(values)).p50;
 }
 
 double
 MeanAbs(const std::vector<double>& values)
 {
-    if (values.empty())
-    {
-        return kUnknown;
-    }
-    double s = 0;
-    for (double v : values)
-    {
-        s += std::abs(v);
-    }
-    return s / values.size();
+    return values.empty() ? kUnknown : SummarizeAbs(values).mean;
 }
 
 } // namespace flumen

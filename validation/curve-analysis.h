@@ -65,9 +65,6 @@ double KolmogorovSmirnov(std::vector<double> samples, std::vector<CdfPoint> cdf)
 double BaselineExposed(double t0, double bits, double linkBps, double crossBps);
 double BaselineHidden(double t0, double bits, double linkBps, double crossBps);
 
-/** Bits one worker sends per ring all-reduce iteration: 2 (N-1)/N x 4 bytes x parameters. */
-double RingAllReduceBitsPerWorker(double parameters, int workers);
-
 /** Median and mean of |values| (NaN when empty). */
 double MedianAbs(std::vector<double> values);
 double MeanAbs(const std::vector<double>& values);

@@ -1,6 +1,7 @@
 #include "validation-report.h"
 
 #include "atomic-file.h"
+#include "csv-format.h"
 #include "summary-statistics.h"
 
 #include <fmt/format.h>
@@ -40,35 +41,6 @@ Num(double v, int digits = 6)
         return v > 0 ? "inf" : "-inf";
     }
     return fmt::format("{:.{}f}", v, digits);
-}
-
-std::string
-Csv(const std::vector<std::string>& cells)
-{
-    std::string line;
-    for (size_t i = 0; i < cells.size(); ++i)
-    {
-        const std::string& c = cells[i];
-        bool quote = c.find_first_of(",\"\n") != std::string::npos;
-        if (i)
-        {
-            line += ',';
-        }
-        if (quote)
-        {
-            std::string q = "\"";
-            for (char ch : c)
-            {
-                q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-            }
-            line += q + "\"";
-        }
-        else
-        {
-            line += c;
-        }
-    }
-    return line + "\n";
 }
 
 /** The summary of one series and model. */
@@ -414,36 +386,37 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
     const fs::path dir(dirName);
     fs::create_directories(dir);
 
-    std::string pointsCsv = Csv({ "series",
-                                  "model",
-                                  "transport",
-                                  "configuration",
-                                  "traffic",
-                                  "index",
-                                  "requested_gbps",
-                                  "offered_gbps",
-                                  "testbed_measured_gbps",
-                                  "simulated_achieved_gbps",
-                                  "achieved_error_pct",
-                                  "testbed_mean_s",
-                                  "testbed_p99_s",
-                                  "simulated_mean_s",
-                                  "simulated_p99_s",
-                                  "mean_error_pct",
-                                  "p99_error_pct",
-                                  "exposed_baseline_s",
-                                  "exposed_error_pct",
-                                  "hidden_baseline_s",
-                                  "hidden_error_pct",
-                                  "idle",
-                                  "congested",
-                                  "used_for_calibration",
-                                  "seeds",
-                                  "status",
-                                  "testbed_source" });
+    const std::vector<std::string> pointsHeader{ "series",
+                                                 "model",
+                                                 "transport",
+                                                 "configuration",
+                                                 "traffic",
+                                                 "index",
+                                                 "requested_gbps",
+                                                 "offered_gbps",
+                                                 "testbed_measured_gbps",
+                                                 "simulated_achieved_gbps",
+                                                 "achieved_error_pct",
+                                                 "testbed_mean_s",
+                                                 "testbed_p99_s",
+                                                 "simulated_mean_s",
+                                                 "simulated_p99_s",
+                                                 "mean_error_pct",
+                                                 "p99_error_pct",
+                                                 "exposed_baseline_s",
+                                                 "exposed_error_pct",
+                                                 "hidden_baseline_s",
+                                                 "hidden_error_pct",
+                                                 "idle",
+                                                 "congested",
+                                                 "used_for_calibration",
+                                                 "seeds",
+                                                 "status",
+                                                 "testbed_source" };
+    std::vector<std::vector<std::string>> pointsRows;
     for (const auto& p : points)
     {
-        pointsCsv += Csv(
+        pointsRows.push_back(std::vector<std::string>(
             { p.series,
               p.model,
               p.transport,
@@ -471,90 +444,99 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
               p.calibration ? "1" : "0",
               fmt::format("{}/{}", p.seeds, p.seedsPlanned),
               p.status,
-              p.testbed ? p.source : "simulation only (no testbed idle run)" });
+              p.testbed ? p.source : "simulation only (no testbed idle run)" }));
     }
 
     std::vector<SeriesSummary> summaries = Summarise(points);
-    std::string seriesCsv = Csv({ "series",
-                                  "model",
-                                  "transport",
-                                  "configuration",
-                                  "traffic",
-                                  "validation_points",
-                                  "congested_points",
-                                  "points_missing",
-                                  "median_abs_mean_error_pct",
-                                  "mean_abs_mean_error_pct",
-                                  "median_abs_congested_error_pct",
-                                  "median_abs_p99_error_pct",
-                                  "mean_abs_p99_error_pct",
-                                  "median_abs_exposed_baseline_error_pct",
-                                  "median_abs_hidden_baseline_error_pct",
-                                  "median_abs_achieved_rate_error_pct",
-                                  "testbed_congestion_gbps",
-                                  "testbed_congestion_s",
-                                  "simulated_congestion_gbps",
-                                  "simulated_congestion_s",
-                                  "testbed_fit_a",
-                                  "testbed_fit_b",
-                                  "testbed_fit_c",
-                                  "testbed_fit_n",
-                                  "testbed_fit_r2",
-                                  "simulated_fit_a",
-                                  "simulated_fit_b",
-                                  "simulated_fit_c",
-                                  "simulated_fit_n",
-                                  "simulated_fit_r2",
-                                  "mean_target_met",
-                                  "congested_target_met",
-                                  "beats_baselines",
-                                  "p99_target_met",
-                                  "congestion_point_met",
-                                  "achieved_rate_met" });
+    const std::vector<std::string> seriesHeader{ "series",
+                                                 "model",
+                                                 "transport",
+                                                 "configuration",
+                                                 "traffic",
+                                                 "validation_points",
+                                                 "congested_points",
+                                                 "points_missing",
+                                                 "median_abs_mean_error_pct",
+                                                 "mean_abs_mean_error_pct",
+                                                 "median_abs_congested_error_pct",
+                                                 "median_abs_p99_error_pct",
+                                                 "mean_abs_p99_error_pct",
+                                                 "median_abs_exposed_baseline_error_pct",
+                                                 "median_abs_hidden_baseline_error_pct",
+                                                 "median_abs_achieved_rate_error_pct",
+                                                 "testbed_congestion_gbps",
+                                                 "testbed_congestion_s",
+                                                 "simulated_congestion_gbps",
+                                                 "simulated_congestion_s",
+                                                 "testbed_fit_a",
+                                                 "testbed_fit_b",
+                                                 "testbed_fit_c",
+                                                 "testbed_fit_n",
+                                                 "testbed_fit_r2",
+                                                 "simulated_fit_a",
+                                                 "simulated_fit_b",
+                                                 "simulated_fit_c",
+                                                 "simulated_fit_n",
+                                                 "simulated_fit_r2",
+                                                 "mean_target_met",
+                                                 "congested_target_met",
+                                                 "beats_baselines",
+                                                 "p99_target_met",
+                                                 "congestion_point_met",
+                                                 "achieved_rate_met" };
+    std::vector<std::vector<std::string>> seriesRows;
     auto yn = [](bool b) { return std::string(b ? "1" : "0"); };
     for (const auto& s : summaries)
     {
-        seriesCsv += Csv({ s.series,
-                           s.model,
-                           s.transport,
-                           s.configuration,
-                           s.traffic,
-                           std::to_string(s.validationPoints),
-                           std::to_string(s.congestedPoints),
-                           std::to_string(s.missing),
-                           Num(s.medianMean, 2),
-                           Num(s.meanMean, 2),
-                           Num(s.medianCongested, 2),
-                           Num(s.medianP99, 2),
-                           Num(s.meanP99, 2),
-                           Num(s.medianExposed, 2),
-                           Num(s.medianHidden, 2),
-                           Num(s.medianAchieved, 2),
-                           Num(s.testbedKnee.x, 3),
-                           Num(s.testbedKnee.t),
-                           Num(s.simKnee.x, 3),
-                           Num(s.simKnee.t),
-                           Num(s.testbedFit.a, 6),
-                           Num(s.testbedFit.b, 6),
-                           Num(s.testbedFit.c, 6),
-                           Num(s.testbedFit.n, 6),
-                           Num(s.testbedFit.r2, 4),
-                           Num(s.simFit.a, 6),
-                           Num(s.simFit.b, 6),
-                           Num(s.simFit.c, 6),
-                           Num(s.simFit.n, 6),
-                           Num(s.simFit.r2, 4),
-                           yn(s.MeanOk()),
-                           yn(s.CongestedOk()),
-                           yn(s.BeatsBaselines()),
-                           yn(s.P99Ok()),
-                           yn(s.KneeOk()),
-                           yn(s.AchievedOk()) });
+        seriesRows.push_back(std::vector<std::string>({ s.series,
+                                                        s.model,
+                                                        s.transport,
+                                                        s.configuration,
+                                                        s.traffic,
+                                                        std::to_string(s.validationPoints),
+                                                        std::to_string(s.congestedPoints),
+                                                        std::to_string(s.missing),
+                                                        Num(s.medianMean, 2),
+                                                        Num(s.meanMean, 2),
+                                                        Num(s.medianCongested, 2),
+                                                        Num(s.medianP99, 2),
+                                                        Num(s.meanP99, 2),
+                                                        Num(s.medianExposed, 2),
+                                                        Num(s.medianHidden, 2),
+                                                        Num(s.medianAchieved, 2),
+                                                        Num(s.testbedKnee.x, 3),
+                                                        Num(s.testbedKnee.t),
+                                                        Num(s.simKnee.x, 3),
+                                                        Num(s.simKnee.t),
+                                                        Num(s.testbedFit.a, 6),
+                                                        Num(s.testbedFit.b, 6),
+                                                        Num(s.testbedFit.c, 6),
+                                                        Num(s.testbedFit.n, 6),
+                                                        Num(s.testbedFit.r2, 4),
+                                                        Num(s.simFit.a, 6),
+                                                        Num(s.simFit.b, 6),
+                                                        Num(s.simFit.c, 6),
+                                                        Num(s.simFit.n, 6),
+                                                        Num(s.simFit.r2, 4),
+                                                        yn(s.MeanOk()),
+                                                        yn(s.CongestedOk()),
+                                                        yn(s.BeatsBaselines()),
+                                                        yn(s.P99Ok()),
+                                                        yn(s.KneeOk()),
+                                                        yn(s.AchievedOk()) }));
     }
 
-    std::string cdfsCsv = Csv({ "model", "transport", "configuration", "requested_gbps", "file",
-                                "testbed_iterations_median_s", "simulated_iterations",
-                                "simulated_median_s", "ks_distance", "status" });
+    const std::vector<std::string> cdfsHeader{ "model",
+                                               "transport",
+                                               "configuration",
+                                               "requested_gbps",
+                                               "file",
+                                               "testbed_iterations_median_s",
+                                               "simulated_iterations",
+                                               "simulated_median_s",
+                                               "ks_distance",
+                                               "status" };
+    std::vector<std::vector<std::string>> cdfsRows;
     for (const auto& c : cdfs)
     {
         double measuredMedian = kUnknown;
@@ -568,9 +550,10 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
         }
         std::vector<double> s = c.simulated;
         std::sort(s.begin(), s.end());
-        cdfsCsv += Csv({ c.model, c.transport, c.configuration, Num(c.requestedGbps, 1), c.file,
-                         Num(measuredMedian), std::to_string(s.size()),
-                         s.empty() ? "" : Num(Percentile(s, 50)), Num(c.ks, 3), c.status });
+        cdfsRows.push_back(std::vector<std::string>(
+            { c.model, c.transport, c.configuration, Num(c.requestedGbps, 1), c.file,
+              Num(measuredMedian), std::to_string(s.size()),
+              s.empty() ? "" : Num(Percentile(s, 50)), Num(c.ks, 3), c.status }));
     }
 
     std::string plotProblem;
@@ -675,9 +658,9 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
           "model), cdfs.csv, plots/ (PNG, data and gnuplot script), points/ (each simulation's "
           "own outputs).\n";
 
-    WriteFileAtomically((dir / "points.csv").string(), pointsCsv);
-    WriteFileAtomically((dir / "series.csv").string(), seriesCsv);
-    WriteFileAtomically((dir / "cdfs.csv").string(), cdfsCsv);
+    WriteFileAtomically((dir / "points.csv").string(), FormatCsv(pointsHeader, pointsRows));
+    WriteFileAtomically((dir / "series.csv").string(), FormatCsv(seriesHeader, seriesRows));
+    WriteFileAtomically((dir / "cdfs.csv").string(), FormatCsv(cdfsHeader, cdfsRows));
     WriteFileAtomically((dir / "report.md").string(), md);
 }
 

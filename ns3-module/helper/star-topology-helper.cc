@@ -165,22 +165,25 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         t.pfc->Install(t.torQueueDiscs, t.hostAddresses, nics, delay);
     }
 
+    t.jobHosts = JobHosts(m_config.configuration);
     if (m_config.configuration == 'A')
     {
-        for (uint32_t i = 0; i < 4; ++i)
-        {
-            t.jobHosts.push_back(i);
-        }
         t.crossSource = 0;
         t.crossDestination = 1;
     }
     else
     {
-        t.jobHosts = { 0, 1, 3 };
         t.crossSource = 2;
         t.crossDestination = 0;
     }
     return t;
+}
+
+std::vector<uint32_t>
+StarTopologyHelper::JobHosts(char configuration)
+{
+    return configuration == 'A' ? std::vector<uint32_t>{ 0, 1, 2, 3 }
+                                : std::vector<uint32_t>{ 0, 1, 3 };
 }
 
 } // namespace ns3

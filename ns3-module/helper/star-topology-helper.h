@@ -95,6 +95,8 @@ class StarTopologyHelper
     /** Builds nodes, links, IP stack (with the given TCP congestion control), queue discs, routes.
      */
     StarTopology Install(const std::string& tcpCongestionControl = "ns3::TcpCubic") const;
+    /** Host index of each training rank: A runs the job on S0..S3, B on S0, S1, S3. */
+    static std::vector<uint32_t> JobHosts(char configuration);
 
   private:
     StarTopologyConfig m_config;

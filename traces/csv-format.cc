@@ -1,0 +1,42 @@
+#include "csv-format.h"
+
+namespace flumen
+{
+
+std::string
+FormatCsv(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows)
+{
+    auto quote = [](const std::string& s)
+    {
+        if (s.find_first_of(",\"\n") == std::string::npos)
+        {
+            return s;
+        }
+        std::string q = "\"";
+        for (char c : s)
+        {
+            q += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
+        }
+        return q + "\"";
+    };
+    std::string out;
+    for (const auto* row : { &header })
+    {
+        for (size_t i = 0; i < row->size(); ++i)
+        {
+            out += (i ? "," : "") + quote((*row)[i]);
+        }
+        out += "\n";
+    }
+    for (const auto& row : rows)
+    {
+        for (size_t i = 0; i < row.size(); ++i)
+        {
+            out += (i ? "," : "") + quote(row[i]);
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace flumen
