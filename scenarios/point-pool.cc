@@ -4,12 +4,14 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <fcntl.h>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <spawn.h>
 #include <sstream>
 #include <stdexcept>
@@ -36,7 +38,7 @@ Tail(const std::string& text, size_t lines)
     {
         pos = text.rfind('\n', pos - 1);
     }
-    return pos == std::string::npos ? text : text.substr(pos + 1);
+    return pos == std::string::npos || pos >= text.size() ? text : text.substr(pos + 1);
 }
 
 std::string
@@ -74,7 +76,8 @@ PointFailure(const fs::path& dir, const std::string& id)
     try
     {
         json rec = json::parse(ReadTextFile(f));
-        return rec.value("error", "failed") + ": " + rec.value("log", "");
+        std::string log = rec.value("log", "");
+        return rec.value("error", "failed") + (log.empty() ? "" : ": " + log);
     }
     catch (const std::exception&)
     {
@@ -97,10 +100,31 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
     {
         throw std::runtime_error(dir.string() + ": cannot create: " + ec.message());
     }
-    // What an interrupted run left half done goes; finished points stay.
+    // What an interrupted run of these points left half done goes; finished points stay. Only
+    // these points' leftovers: other processes (SLURM array tasks) may be running others now.
+    std::set<std::string> ids;
+    for (const auto& p : points)
+    {
+        ids.insert(p.id);
+    }
     for (const auto& e : fs::directory_iterator(dir))
     {
-        if (e.path().filename().string().find(".tmp.") != std::string::npos)
+        const std::string name = e.path().filename().string();
+        const size_t cut = name.find(".tmp.");
+        if (cut == std::string::npos)
+        {
+            continue;
+        }
+        std::string owner = name.substr(0, cut); // <id>.tmp.* or <id>.scenario.json.tmp.*
+        const std::string scenarioSuffix = ".scenario.json";
+        if (owner.size() > scenarioSuffix.size()
+            && owner.compare(owner.size() - scenarioSuffix.size(), scenarioSuffix.size(),
+                             scenarioSuffix)
+                   == 0)
+        {
+            owner.resize(owner.size() - scenarioSuffix.size());
+        }
+        if (ids.count(owner))
         {
             fs::remove_all(e.path(), ec);
         }
@@ -133,7 +157,7 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
         {
             size_t i = pending[next++];
             const auto& p = points[i];
-            fs::path tmp = dir / fmt::format("{}.tmp.{}", p.id, getpid());
+            fs::path tmp = dir / fmt::format("{}.tmp.{}", p.id, ProcessTag());
             fs::create_directories(tmp, ec);
             // A stable path, so that messages name the same file on every run; it stays beside
             // a failed point's record for reproduction, and moves into a finished point.
@@ -179,6 +203,10 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
         pid_t pid = waitpid(-1, &status, 0);
         if (pid < 0)
         {
+            if (errno == EINTR)
+            {
+                continue; // a signal we handle (SIGTERM of a SLURM task): the child tells
+            }
             break;
         }
         auto it = running.find(pid);

@@ -28,23 +28,12 @@ const char* kSweep = R"({
   "seeds": [1, 2]
 })";
 
+using test::Lines;
+
 test::CommandResult
 Sweep(const std::string& args)
 {
-    return test::RunCommand(std::string(FLUMEN_SWEEP_BINARY) + " " + args);
-}
-
-std::vector<std::string>
-Lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string l;
-    while (std::getline(ss, l))
-    {
-        out.push_back(l);
-    }
-    return out;
+    return test::RunSweep(args);
 }
 
 size_t

@@ -64,6 +64,25 @@ RunFlumen(const std::string& args)
     return RunCommand(std::string(FLUMEN_RUN_BINARY) + " " + args);
 }
 
+CommandResult
+RunSweep(const std::string& args)
+{
+    return RunCommand(std::string(FLUMEN_SWEEP_BINARY) + " " + args);
+}
+
+std::vector<std::string>
+Lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    std::string l;
+    while (std::getline(ss, l))
+    {
+        out.push_back(l);
+    }
+    return out;
+}
+
 std::string
 ReadFile(const std::string& path)
 {

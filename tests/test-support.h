@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace flumen::test
 {
@@ -34,6 +35,10 @@ struct CommandResult
 CommandResult RunCommand(const std::string& commandLine);
 /** Runs flumen-run with these arguments (shell-quoted by the caller where needed). */
 CommandResult RunFlumen(const std::string& args);
+/** Runs flumen-sweep with these arguments (shell-quoted by the caller where needed). */
+CommandResult RunSweep(const std::string& args);
+/** The lines of a text, without their newlines. */
+std::vector<std::string> Lines(const std::string& text);
 std::string ReadFile(const std::string& path);
 /** Resolves a scenario given as JSON, as the runner would. */
 Scenario Resolve(const nlohmann::json& user);

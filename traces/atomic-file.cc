@@ -16,7 +16,7 @@ namespace flumen
 void
 WriteFileAtomically(const std::string& path, const std::string& content)
 {
-    std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+    std::string tmp = fmt::format("{}.tmp.{}", path, ProcessTag());
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f)
     {
@@ -32,6 +32,17 @@ WriteFileAtomically(const std::string& path, const std::string& content)
         std::remove(tmp.c_str());
         throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(err)));
     }
+}
+
+std::string
+ProcessTag()
+{
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0)
+    {
+        host[0] = '\0';
+    }
+    return fmt::format("{}-{}", host, ::getpid());
 }
 
 std::string

@@ -11,6 +11,12 @@ namespace flumen
 /** Writes `content` to `path` atomically; throws std::runtime_error naming the path. */
 void WriteFileAtomically(const std::string& path, const std::string& content);
 
+/**
+ * A name for this process that is unique across the hosts sharing a file system
+ * ("<host>-<pid>"): temporary files of processes on different cluster nodes never collide.
+ */
+std::string ProcessTag();
+
 /** The whole content of a file ("" when it cannot be read). */
 std::string ReadTextFile(const std::string& path);
 
