@@ -502,7 +502,16 @@ SubmitSlurm(const Options& o, const flumen::Sweep& sweep)
                                  StatusLine(states), scriptPath.string());
         return 0;
     }
-    std::string job = flumen::SubmitSlurmScript(scriptPath.string());
+    std::string job;
+    try
+    {
+        job = flumen::SubmitSlurmScript(scriptPath.string());
+    }
+    catch (const std::exception&)
+    {
+        fs::remove(scriptPath); // nothing was submitted: no script claims otherwise
+        throw;
+    }
     std::cout << fmt::format("sweep: submitted job {} ({} tasks: --array={}; script {}); {}\n"
                              "follow it with: flumen sweep {} --out {} --status\n",
                              job, todo.size(), script.arraySpec, scriptPath.string(),

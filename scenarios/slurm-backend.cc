@@ -178,7 +178,10 @@ QuerySlurmQueue(const std::string& jobName)
         = RunProgram({ "squeue", "--me", "-h", "-r", "--name=" + jobName, "-o", "%F|%K|%T" });
     if (!r.started || r.exitCode != 0)
     {
-        q.why = r.started ? fmt::format("squeue failed (exit {}): {}", r.exitCode, r.err)
+        // squeue's last line is its verdict ("fatal: ..."); the lines before are detail.
+        std::string err = r.err.substr(0, r.err.find_last_not_of("\n") + 1);
+        err = err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+        q.why = r.started ? fmt::format("squeue failed (exit {}): {}", r.exitCode, err)
                           : "squeue is not available (" + r.err + ")";
         return q;
     }

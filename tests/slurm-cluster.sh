@@ -30,6 +30,8 @@ start() {
     user="$(id -un)"
     host="$(hostname -s)"
     cpus="$(nproc)"
+    local mem_mb
+    mem_mb="$(awk '/^MemTotal:/ { print int($2 / 1024 * 0.9) }' /proc/meminfo)"
     mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log" || fail "cannot create $dir"
     chmod 700 "$dir/munge"
     chmod 755 "$dir" # munge wants the socket's folders reachable
@@ -67,7 +69,7 @@ JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 KillWait=5
 MaxArraySize=1001
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
     export SLURM_CONF="$dir/slurm.conf"
