@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -296,12 +297,38 @@ MakePoolOptions(const Options& o, const std::string& label, unsigned jobs)
 }
 
 bool
-AllDone(const flumen::Sweep& sweep, const fs::path& points)
+AllDone(const std::vector<PointState>& st)
 {
-    for (const auto& p : sweep.points)
-        if (!flumen::PointFinished(points, p.id))
-            return false;
-    return true;
+    return CountStatus(st, "done") == st.size();
+}
+
+// results.csv, and a line saying so.
+void
+WriteResultsAndSay(const flumen::Sweep& sweep, const fs::path& out,
+                   const std::vector<PointState>& st)
+{
+    WriteResults(sweep, out, st);
+    std::cout << "wrote " << (out / "results.csv").string() << "\n";
+}
+
+// The output folder as the SLURM backend names it (the array's job name derives from it, so
+// submission and status must spell it the same way).
+fs::path
+AbsoluteOut(const Options& o)
+{
+    return fs::absolute(o.out).lexically_normal();
+}
+
+// The queue is asked only about a sweep submitted to SLURM before: an unconfigured squeue can
+// take a minute to fail.
+flumen::SlurmQueue
+QueueIfSubmitted(const fs::path& out, const std::string& jobName)
+{
+    if (fs::is_directory(out / "slurm"))
+        return flumen::QuerySlurmQueue(jobName);
+    flumen::SlurmQueue none;
+    none.why = "this sweep was not submitted to SLURM";
+    return none;
 }
 
 int
@@ -317,7 +344,7 @@ RunLocal(const Options& o, const flumen::Sweep& sweep)
                              CountStatus(states, "done"), sweep.points.size(), run.done,
                              run.skipped, run.failed, run.wallSeconds,
                              (fs::path(o.out) / "results.csv").string());
-    return CountStatus(states, "done") == sweep.points.size() ? 0 : 1;
+    return AllDone(states) ? 0 : 1;
 }
 
 // SLURM sends SIGTERM to every process of a cancelled, timed-out or preempted task. The task
@@ -371,10 +398,11 @@ RunTask(const Options& o, const flumen::Sweep& sweep)
         return 1;
     }
     bool done = flumen::PointFinished(points, sweep.points[index].id);
-    if (done && AllDone(sweep, points))
+    auto states = Classify(sweep, points, {}, {});
+    if (done && AllDone(states))
     {
         // The last task to finish assembles results.csv (two racing tasks write the same).
-        WriteResults(sweep, o.out, Classify(sweep, points, {}, {}));
+        WriteResults(sweep, o.out, states);
         std::cerr << fmt::format("flumen sweep: all {} points done; wrote {}\n",
                                  sweep.points.size(), (fs::path(o.out) / "results.csv").string());
     }
@@ -384,14 +412,9 @@ RunTask(const Options& o, const flumen::Sweep& sweep)
 int
 ReportStatus(const Options& o, const flumen::Sweep& sweep, bool collect)
 {
-    const fs::path out = fs::absolute(o.out);
+    const fs::path out = AbsoluteOut(o);
     const std::string jobName = flumen::SlurmJobName(out.string(), SweepId(sweep));
-    // Only a sweep submitted to SLURM has a queue to ask (an unconfigured squeue can take a
-    // minute to fail).
-    flumen::SlurmQueue queue;
-    queue.why = "this sweep was not submitted to SLURM";
-    if (fs::is_directory(out / "slurm"))
-        queue = flumen::QuerySlurmQueue(jobName);
+    flumen::SlurmQueue queue = QueueIfSubmitted(out, jobName);
     auto accounting
         = queue.available ? flumen::QuerySlurmAccounting(jobName) : std::map<size_t, std::string>{};
     auto states = Classify(sweep, out / "points", queue, accounting);
@@ -406,19 +429,15 @@ ReportStatus(const Options& o, const flumen::Sweep& sweep, bool collect)
                                      states[i].status, states[i].error.empty() ? "" : ": ",
                                      states[i].error.substr(0, states[i].error.find('\n')));
     }
-    bool all = CountStatus(states, "done") == states.size();
-    if (collect || all)
-    {
-        WriteResults(sweep, out, states);
-        std::cout << "wrote " << (out / "results.csv").string() << "\n";
-    }
-    return all ? 0 : 1;
+    if (collect || AllDone(states))
+        WriteResultsAndSay(sweep, out, states);
+    return AllDone(states) ? 0 : 1;
 }
 
 int
 SubmitSlurm(const Options& o, const flumen::Sweep& sweep)
 {
-    const fs::path out = fs::absolute(o.out).lexically_normal();
+    const fs::path out = AbsoluteOut(o);
     if (out.string().find_first_of(" \t\n'\"") != std::string::npos)
     {
         std::cerr << "flumen sweep: --out " << out
@@ -428,11 +447,10 @@ SubmitSlurm(const Options& o, const flumen::Sweep& sweep)
     }
     const std::string id = SweepId(sweep);
     const std::string jobName = flumen::SlurmJobName(out.string(), id);
-    // A dry run asks the queue only about a sweep submitted before (what is queued is not
-    // submitted again); a submission needs a queue that answers.
-    flumen::SlurmQueue queue;
-    if (!o.dryRun || fs::is_directory(out / "slurm"))
-        queue = flumen::QuerySlurmQueue(jobName);
+    // A submission needs a queue that answers; a dry run asks only about a sweep submitted
+    // before (what is queued is not submitted again).
+    flumen::SlurmQueue queue
+        = o.dryRun ? QueueIfSubmitted(out, jobName) : flumen::QuerySlurmQueue(jobName);
     if (!queue.available && !o.dryRun)
     {
         std::cerr << "flumen sweep: " << queue.why
@@ -452,11 +470,8 @@ SubmitSlurm(const Options& o, const flumen::Sweep& sweep)
     if (todo.empty())
     {
         std::cout << "sweep: nothing to submit; " << StatusLine(states) << "\n";
-        if (CountStatus(states, "done") == states.size())
-        {
-            WriteResults(sweep, out, states);
-            std::cout << "wrote " << (out / "results.csv").string() << "\n";
-        }
+        if (AllDone(states))
+            WriteResultsAndSay(sweep, out, states);
         return 0;
     }
     size_t maxArray = o.dryRun ? 0 : flumen::SlurmMaxArraySize();

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -109,22 +110,11 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
     }
     for (const auto& e : fs::directory_iterator(dir))
     {
+        // <id>.tmp.<tag> (a run's folder) or <id>.scenario.json.tmp.<tag> (a file being written)
         const std::string name = e.path().filename().string();
-        const size_t cut = name.find(".tmp.");
-        if (cut == std::string::npos)
-        {
-            continue;
-        }
-        std::string owner = name.substr(0, cut); // <id>.tmp.* or <id>.scenario.json.tmp.*
-        const std::string scenarioSuffix = ".scenario.json";
-        if (owner.size() > scenarioSuffix.size()
-            && owner.compare(owner.size() - scenarioSuffix.size(), scenarioSuffix.size(),
-                             scenarioSuffix)
-                   == 0)
-        {
-            owner.resize(owner.size() - scenarioSuffix.size());
-        }
-        if (ids.count(owner))
+        const std::string owner
+            = name.substr(0, std::min(name.find(".tmp."), name.find(".scenario.json")));
+        if (name.find(".tmp.") != std::string::npos && ids.count(owner))
         {
             fs::remove_all(e.path(), ec);
         }
