@@ -1,16 +1,22 @@
-// flumen-calibrate: derives each model's compute time (forward + backward + step) and
-// compute jitter from the testbed runs without cross traffic, by simulation.
+// flumen-calibrate: derives each model's compute profile from the testbed runs without
+// cross traffic, by simulation.
 // `./flumen calibrate MANIFEST... --out calibration.json [--iterations N]`
 //
-// For every idle run (index 0) of every manifest, the idle scenario of that series
-// (configuration, transport, workers) is simulated and the compute time searched by the
-// secant method until the simulated mean iteration time matches the measured one (0.3 %).
-// A model measured in several series gets the least-squares compute time over them (each
-// point weighted by the local slope of simulated time against compute time), and the
-// simulated idle time of every point at that value is reported beside the measurement.
+// Parameters per model: the compute time (forward + backward + step) and, where the model was
+// measured with two or more worker counts, the backward share (backward / (forward +
+// backward)), which decides how much of the ring all-reduce hides behind the backward pass:
+// the ring's volume grows with the workers as 2 (N-1)/N, so idle runs with different worker
+// counts tell how much of it is exposed. With one worker count only the compute time is
+// fitted and the share stays the profile's.
+//
+// Fit: Levenberg-Marquardt (Eigen) on the relative errors of the simulated idle means of the
+// model's points; the Jacobian comes from finite differences once, then Broyden updates, so
+// each step costs one simulation per point (all models and points run in parallel child
+// processes). It stops when every point is within 0.3 %, when a step no longer improves,
+// or after 8 steps, and reports every point simulated at the final parameters.
 // The jitter CV comes from the same runs: the gap between mean and p99, read as a normal
-// distribution of the iteration, divided by 0.745 (three independently jittered phases in
-// the 1 : 2 : small split of the profiles).
+// distribution of the iteration, divided by the spread factor of independently jittered
+// forward and backward phases (sqrt((1-s)^2 + s^2) for backward share s).
 // Exit codes: 0 done, 2 bad input, 1 a simulation failed. Nothing is written on failure.
 #include "atomic-file.h"
 #include "scenario-runner.h"
@@ -30,6 +36,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,14 +58,25 @@ struct IdlePoint
     double measuredMeanS = 0;
     double measuredP99S = 0;
     std::string source;
-    double jitterCv = 0;
-    double computeS = 0;   //!< compute time at which this point alone matches
-    double slope = 1;      //!< d(simulated mean) / d(compute)
-    double simulatedS = 0; //!< at the model's combined compute time
+    json testbedSettings
+        = json::object();  //!< the manifest's "scenario" (the testbed's non-default settings)
+    double spread = 0;     //!< (p99 - mean) / mean of the measured run
+    double simulatedS = 0; //!< at the model's fitted parameters
 };
 
+// The per-phase jitter CV that gives an iteration spread like the measured one: p99 - mean
+// read as a normal tail (2.326 sigma) of the sum of independently jittered forward and
+// backward phases.
 double
-SimulateIdle(const IdlePoint& p, double computeS, uint32_t iterations)
+JitterCvFor(double spread, double backwardShare)
+{
+    double s = backwardShare;
+    return std::min(0.3, spread / 2.326 / std::sqrt((1 - s) * (1 - s) + s * s));
+}
+
+double
+SimulateIdle(const IdlePoint& p, double computeS, double backwardShare, double jitterCv,
+             uint32_t iterations)
 {
     json user = { { "name", "calibrate-" + p.series + "-" + p.model },
                   { "topology", { { "configuration", p.configuration } } },
@@ -68,10 +86,12 @@ SimulateIdle(const IdlePoint& p, double computeS, uint32_t iterations)
                       { "iterations", iterations },
                       { "warmup_iterations", 1 },
                       { "compute_s", computeS },
-                      { "compute_jitter_cv", p.jitterCv } } },
+                      { "backward_share", backwardShare },
+                      { "compute_jitter_cv", jitterCv } } },
                   { "cross_traffic", { { "type", "none" } } },
                   { "outputs", { { "link_bin_us", 0 } } },
                   { "simulation", { { "progress_interval_s", 0 } } } };
+    user.merge_patch(p.testbedSettings);
     flumen::Scenario s = flumen::ResolveScenario(user, p.source);
     const size_t workers = ns3::StarTopologyHelper::JobHosts(s.configuration).size();
     if (workers != static_cast<size_t>(p.workers))
@@ -84,38 +104,47 @@ SimulateIdle(const IdlePoint& p, double computeS, uint32_t iterations)
     return out.summary["iteration_time_s"]["mean"].get<double>();
 }
 
-void
-FitPoint(IdlePoint& p, uint32_t iterations)
+// Bounds of the backward share: the backward pass is at least as long as the forward (it
+// does about twice its FLOPs) and the forward pass is not negligible.
+constexpr double kMinShare = 0.5;
+constexpr double kMaxShare = 0.95;
+constexpr double kTolerance = 0.003; //!< relative error at which a point counts as matched
+constexpr int kMaxSteps = 8;
+
+/** The least-squares fit of one model's parameters: theta = (compute_s [, backward_share]). */
+struct ModelFit
 {
-    // Start from the model's profile; the secant converges in two or three runs because the
-    // simulated time grows almost one for one with the compute time.
-    double c0 = ns3::ModelProfile::BuiltIn(p.model)->ComputeSeconds();
-    double t0 = SimulateIdle(p, c0, iterations);
-    double c1 = std::max(1e-4, c0 + (p.measuredMeanS - t0));
-    double t1 = SimulateIdle(p, c1, iterations);
-    for (int k = 0; k < 4 && std::abs(t1 - p.measuredMeanS) > 0.003 * p.measuredMeanS; ++k)
+    std::string model;
+    std::vector<IdlePoint*> points;
+    bool fitShare = false;
+    double fixedShare = ns3::ModelProfile::kDefaultBackwardShare;
+    double meanSpread = 0;
+    Eigen::VectorXd theta;
+    Eigen::VectorXd residual; //!< relative error of each point at theta
+    Eigen::MatrixXd jacobian;
+    double lambda = 1e-2;
+    int steps = 0;
+    int simulations = 0;
+    std::string stop;
+
+    double Share(const Eigen::VectorXd& t) const { return fitShare ? t(1) : fixedShare; }
+    double JitterCv(const Eigen::VectorXd& t) const { return JitterCvFor(meanSpread, Share(t)); }
+    bool Matched() const
     {
-        double slope = (t1 - t0) / (c1 - c0);
-        if (!(slope > 0.05))
+        return residual.size() > 0 && residual.cwiseAbs().maxCoeff() <= kTolerance;
+    }
+    bool Done() const { return !stop.empty(); }
+
+    Eigen::VectorXd Clamp(Eigen::VectorXd t) const
+    {
+        t(0) = std::clamp(t(0), 1e-4, 1e5);
+        if (fitShare)
         {
-            slope = 1.0;
+            t(1) = std::clamp(t(1), kMinShare, kMaxShare);
         }
-        double c2 = std::max(1e-4, c1 + (p.measuredMeanS - t1) / slope);
-        c0 = c1;
-        t0 = t1;
-        c1 = c2;
-        t1 = SimulateIdle(p, c1, iterations);
+        return t;
     }
-    p.slope = std::abs(c1 - c0) > 1e-9 ? (t1 - t0) / (c1 - c0) : 1.0;
-    if (!(p.slope > 0.05))
-    {
-        p.slope = 1.0;
-    }
-    p.computeS = c1 + (p.measuredMeanS - t1) / p.slope;
-    std::cerr << fmt::format("  {} {}: measured {:.4f} s -> compute {:.4f} s (simulated {:.4f} "
-                             "at {:.4f})\n",
-                             p.series, p.model, p.measuredMeanS, p.computeS, t1, c1);
-}
+};
 
 // Runs the tasks in child processes, `jobs` at a time (a simulation owns ns-3's global
 // simulator, so parallel runs need processes); each child sends back its JSON.
@@ -297,8 +326,8 @@ main(int argc, char** argv)
                 p.measuredMeanS = sp.meanS;
                 p.measuredP99S = sp.p99S;
                 p.source = sp.source;
-                double spread = std::max(0.0, sp.p99S - sp.meanS) / sp.meanS;
-                p.jitterCv = std::min(0.3, spread / 2.326 / 0.745);
+                p.spread = std::max(0.0, sp.p99S - sp.meanS) / sp.meanS;
+                p.testbedSettings = series.scenario;
                 points.push_back(p);
                 any = true;
             }
@@ -323,56 +352,190 @@ main(int argc, char** argv)
     json models = json::object();
     try
     {
-        std::vector<std::function<json()>> fits;
+        std::map<std::string, ModelFit> fits;
         for (auto& p : points)
         {
-            fits.push_back(
-                [p, iterations]() mutable
+            ModelFit& f = fits[p.model];
+            f.model = p.model;
+            f.points.push_back(&p);
+        }
+        for (auto& [model, f] : fits)
+        {
+            const ns3::ModelProfile profile = *ns3::ModelProfile::BuiltIn(model);
+            std::set<int> workerCounts;
+            for (const auto* p : f.points)
+            {
+                workerCounts.insert(p->workers);
+                f.meanSpread += p->spread / f.points.size();
+            }
+            f.fitShare = workerCounts.size() >= 2;
+            f.fixedShare = profile.BackwardShare();
+            f.theta
+                = f.fitShare
+                      ? Eigen::Vector2d(profile.ComputeSeconds(),
+                                        std::clamp(profile.BackwardShare(), kMinShare, kMaxShare))
+                      : Eigen::VectorXd::Constant(1, profile.ComputeSeconds());
+        }
+
+        // Simulates every point of each requested (fit, parameters) in parallel children and
+        // returns the relative errors, one vector per request.
+        using Request = std::pair<ModelFit*, Eigen::VectorXd>;
+        auto evaluate = [&](const std::vector<Request>& requests)
+        {
+            std::vector<std::function<json()>> tasks;
+            for (const auto& [f, t] : requests)
+            {
+                for (const IdlePoint* p : f->points)
                 {
-                    FitPoint(p, iterations);
-                    return json{ { "compute_s", p.computeS }, { "slope", p.slope } };
-                });
-        }
-        std::vector<json> fitted = RunInChildren(fits, jobs);
-        for (size_t i = 0; i < points.size(); ++i)
-        {
-            points[i].computeS = fitted[i]["compute_s"].get<double>();
-            points[i].slope = fitted[i]["slope"].get<double>();
-        }
-        std::map<std::string, std::vector<IdlePoint*>> byModel;
-        for (auto& p : points)
-        {
-            byModel[p.model].push_back(&p);
-        }
-        for (auto& [model, ps] : byModel)
-        {
-            // Least squares for one compute time c: minimise sum (slope_i (c - c_i))^2.
-            Eigen::VectorXd a(ps.size());
-            Eigen::VectorXd b(ps.size());
-            double cv = 0;
-            for (size_t i = 0; i < ps.size(); ++i)
-            {
-                a(i) = ps[i]->slope;
-                b(i) = ps[i]->slope * ps[i]->computeS;
-                cv += ps[i]->jitterCv / ps.size();
+                    const double c = t(0), share = f->Share(t), cv = f->JitterCv(t);
+                    tasks.push_back(
+                        [p, c, share, cv, iterations] {
+                            return json{ { "mean_s", SimulateIdle(*p, c, share, cv, iterations) } };
+                        });
+                }
+                f->simulations += static_cast<int>(f->points.size());
             }
-            double c = a.colPivHouseholderQr().solve(b)(0);
-            std::vector<std::function<json()>> checks;
-            for (auto* p : ps)
+            std::vector<json> results = RunInChildren(tasks, jobs);
+            std::vector<Eigen::VectorXd> out;
+            size_t k = 0;
+            for (const auto& [f, t] : requests)
             {
-                IdlePoint check = *p;
-                check.jitterCv = cv;
-                checks.push_back(
-                    [check, c, iterations] {
-                        return json{ { "mean_s", SimulateIdle(check, c, iterations) } };
-                    });
+                Eigen::VectorXd r(f->points.size());
+                for (size_t i = 0; i < f->points.size(); ++i, ++k)
+                {
+                    double m = f->points[i]->measuredMeanS;
+                    r(i) = (results[k]["mean_s"].get<double>() - m) / m;
+                }
+                out.push_back(r);
             }
-            std::vector<json> checked = RunInChildren(checks, jobs);
+            return out;
+        };
+        auto describe = [](const ModelFit& f, const Eigen::VectorXd& t, const Eigen::VectorXd& r)
+        {
+            std::string line = fmt::format("compute {:.4f} s", t(0));
+            if (f.fitShare)
+            {
+                line += fmt::format(", backward share {:.4f}", t(1));
+            }
+            for (size_t i = 0; i < f.points.size(); ++i)
+            {
+                line += fmt::format("; {} {:+.2f} %", f.points[i]->configuration, 100 * r(i));
+            }
+            return line;
+        };
+
+        // The start: every model at its profile's parameters.
+        std::vector<Request> start;
+        for (auto& [model, f] : fits)
+        {
+            start.push_back({ &f, f.theta });
+        }
+        std::vector<Eigen::VectorXd> r0 = evaluate(start);
+        for (size_t i = 0; i < start.size(); ++i)
+        {
+            ModelFit& f = *start[i].first;
+            f.residual = r0[i];
+            std::cerr << fmt::format("  {} start: {}\n", f.model, describe(f, f.theta, f.residual));
+            if (f.Matched())
+            {
+                f.stop = "matched at the start";
+            }
+        }
+
+        // The Jacobian by forward differences, once: 3 % of the compute time, 0.03 of share.
+        std::vector<Request> probes;
+        std::vector<std::pair<ModelFit*, int>> probed;
+        for (auto& [model, f] : fits)
+        {
+            if (f.Done())
+            {
+                continue;
+            }
+            f.jacobian.resize(f.points.size(), f.theta.size());
+            for (int j = 0; j < f.theta.size(); ++j)
+            {
+                Eigen::VectorXd t = f.theta;
+                t(j) += j == 0 ? 0.03 * t(0) : (t(1) + 0.03 <= kMaxShare ? 0.03 : -0.03);
+                probes.push_back({ &f, t });
+                probed.push_back({ &f, j });
+            }
+        }
+        std::vector<Eigen::VectorXd> rp = evaluate(probes);
+        for (size_t i = 0; i < probes.size(); ++i)
+        {
+            auto [f, j] = probed[i];
+            f->jacobian.col(j) = (rp[i] - f->residual) / (probes[i].second(j) - f->theta(j));
+        }
+
+        // Levenberg-Marquardt steps with Broyden updates of the Jacobian.
+        for (int step = 1; step <= kMaxSteps; ++step)
+        {
+            std::vector<Request> trials;
+            for (auto& [model, f] : fits)
+            {
+                if (f.Done())
+                {
+                    continue;
+                }
+                const Eigen::MatrixXd& J = f.jacobian;
+                Eigen::MatrixXd A = J.transpose() * J;
+                Eigen::VectorXd d
+                    = A.diagonal().cwiseMax(1e-9 * std::max(1e-12, A.diagonal().maxCoeff()));
+                Eigen::VectorXd delta = (A + f.lambda * Eigen::MatrixXd(d.asDiagonal()))
+                                            .ldlt()
+                                            .solve(-J.transpose() * f.residual);
+                Eigen::VectorXd t = f.Clamp(f.theta + delta);
+                if ((t - f.theta).cwiseAbs().maxCoeff() < 1e-5)
+                {
+                    f.stop = "the step became negligible";
+                    continue;
+                }
+                trials.push_back({ &f, t });
+            }
+            if (trials.empty())
+            {
+                break;
+            }
+            std::vector<Eigen::VectorXd> rt = evaluate(trials);
+            for (size_t i = 0; i < trials.size(); ++i)
+            {
+                ModelFit& f = *trials[i].first;
+                const Eigen::VectorXd& t = trials[i].second;
+                Eigen::VectorXd dt = t - f.theta;
+                f.jacobian
+                    += (rt[i] - f.residual - f.jacobian * dt) * dt.transpose() / dt.squaredNorm();
+                f.steps = step;
+                bool better = rt[i].squaredNorm() < f.residual.squaredNorm();
+                std::cerr << fmt::format("  {} step {}: {}{}\n", f.model, step,
+                                         describe(f, t, rt[i]), better ? "" : " (rejected)");
+                if (better)
+                {
+                    f.theta = t;
+                    f.residual = rt[i];
+                    f.lambda = std::max(1e-6, f.lambda / 3);
+                    if (f.Matched())
+                    {
+                        f.stop = "every point within 0.3 %";
+                    }
+                }
+                else
+                {
+                    f.lambda *= 4;
+                }
+            }
+        }
+
+        for (auto& [model, f] : fits)
+        {
+            if (f.stop.empty())
+            {
+                f.stop = fmt::format("{} steps done", kMaxSteps);
+            }
             json pts = json::array();
-            for (size_t i = 0; i < ps.size(); ++i)
+            for (size_t i = 0; i < f.points.size(); ++i)
             {
-                IdlePoint* p = ps[i];
-                p->simulatedS = checked[i]["mean_s"].get<double>();
+                IdlePoint* p = f.points[i];
+                p->simulatedS = p->measuredMeanS * (1 + f.residual(i));
                 pts.push_back({ { "series", p->series },
                                 { "configuration", p->configuration },
                                 { "transport", p->transport },
@@ -380,17 +543,27 @@ main(int argc, char** argv)
                                 { "source", p->source },
                                 { "measured_mean_s", p->measuredMeanS },
                                 { "measured_p99_s", p->measuredP99S },
-                                { "point_compute_s", p->computeS },
                                 { "simulated_mean_s", p->simulatedS },
-                                { "error_percent", 100.0 * (p->simulatedS - p->measuredMeanS)
-                                                       / p->measuredMeanS } });
-                std::cerr << fmt::format("  {} {}: compute {:.4f} s gives {:.4f} s vs measured "
-                                         "{:.4f} s ({:+.2f} %)\n",
-                                         p->series, model, c, p->simulatedS, p->measuredMeanS,
-                                         100.0 * (p->simulatedS - p->measuredMeanS)
-                                             / p->measuredMeanS);
+                                { "error_percent", 100.0 * f.residual(i) } });
             }
-            models[model] = { { "compute_s", c }, { "compute_jitter_cv", cv }, { "points", pts } };
+            json fitted = json::array({ "compute_s" });
+            if (f.fitShare)
+            {
+                fitted.push_back("backward_share");
+            }
+            bool atBound = f.fitShare && (f.theta(1) <= kMinShare || f.theta(1) >= kMaxShare);
+            models[model] = { { "compute_s", f.theta(0) },
+                              { "backward_share", f.Share(f.theta) },
+                              { "compute_jitter_cv", f.JitterCv(f.theta) },
+                              { "fitted", fitted },
+                              { "fit",
+                                { { "steps", f.steps },
+                                  { "simulations", f.simulations },
+                                  { "stopped", f.stop },
+                                  { "backward_share_at_bound", atBound } } },
+                              { "points", pts } };
+            std::cerr << fmt::format("  {} fitted ({}): {}\n", model, f.stop,
+                                     describe(f, f.theta, f.residual));
         }
     }
     catch (const std::exception& e)
@@ -406,9 +579,11 @@ main(int argc, char** argv)
     std::cout << "wrote " << outPath << "\n";
     for (auto& [name, m] : models.items())
     {
-        std::cout << fmt::format("  {:<12} compute {:.4f} s, jitter CV {:.4f}\n", name,
-                                 m["compute_s"].get<double>(),
-                                 m["compute_jitter_cv"].get<double>());
+        std::cout << fmt::format(
+            "  {:<12} compute {:.4f} s, backward share {:.4f}{}, jitter CV "
+            "{:.4f}\n",
+            name, m["compute_s"].get<double>(), m["backward_share"].get<double>(),
+            m["fitted"].size() > 1 ? " (fitted)" : "", m["compute_jitter_cv"].get<double>());
     }
     return 0;
 }

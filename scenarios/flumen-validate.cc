@@ -119,7 +119,7 @@ class Planner
     std::string AddRun(const std::string& label, const std::string& configuration,
                        const std::string& model, const std::string& transport,
                        const std::string& traffic, double loadGbps, uint64_t seed, int iterations,
-                       const std::string& where)
+                       const std::string& where, const json& testbedSettings)
     {
         json j = { { "name", label },
                    { "seed", seed },
@@ -133,6 +133,7 @@ class Planner
                    { "simulation", { { "progress_interval_s", 0 }, { "max_time_s", 3600 } } } };
         j["cross_traffic"] = loadGbps > 0 ? json{ { "type", traffic }, { "load_gbps", loadGbps } }
                                           : json{ { "type", "none" } };
+        j.merge_patch(testbedSettings);
         if (m_calibration)
         {
             flumen::ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
@@ -148,6 +149,8 @@ class Planner
 
     void AddSeries(const flumen::Series& s)
     {
+        json probe = s.scenario;
+        flumen::ResolveScenario(probe, s.manifest + ": scenario"); // names the manifest
         const int expectWorkers = JobWorkers(s.configuration);
         if (s.workers != expectWorkers && !s.points.empty())
         {
@@ -217,7 +220,7 @@ class Planner
             pc.runId = AddRun(
                 fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
                 s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,
-                iterations, c.file);
+                iterations, c.file, s.scenario);
             m_plan.cdfs.push_back(pc);
         }
     }
@@ -318,7 +321,7 @@ class Planner
                           sp.idle ? std::string("idle") : fmt::format("{:.3f}G", v.offeredGbps));
         // Seed 1 here; congested points get more seeds once the whole plan is known.
         pp.runIds.push_back(AddRun(label, s.configuration, sp.model, s.transport, s.crossTraffic,
-                                   v.offeredGbps, 1, m_iterations, sp.source));
+                                   v.offeredGbps, 1, m_iterations, sp.source, s.scenario));
         m_plan.points.push_back(std::move(pp));
     }
 
@@ -456,6 +459,7 @@ main(int argc, char** argv)
     json calibration;
     Planner planner(o, o.calibrationFile.empty() ? nullptr : &calibration);
     Plan plan;
+    std::vector<std::pair<std::string, std::string>> testbedSettings;
     try
     {
         if (!o.calibrationFile.empty())
@@ -464,7 +468,12 @@ main(int argc, char** argv)
         }
         for (const auto& m : o.manifests)
         {
-            planner.AddSeries(flumen::LoadSeries(m));
+            flumen::Series series = flumen::LoadSeries(m);
+            if (!series.scenario.empty())
+            {
+                testbedSettings.push_back({ series.name, series.scenario.dump() });
+            }
+            planner.AddSeries(series);
         }
         plan = planner.Take();
     }
@@ -620,6 +629,7 @@ main(int argc, char** argv)
     meta.iterations = planner.Iterations();
     meta.warmup = planner.Warmup();
     meta.wallSeconds = ran.wallSeconds;
+    meta.testbedSettings = testbedSettings;
     meta.calibration = o.calibrationFile.empty()
                            ? "the built-in model profiles (calibrated with `flumen calibrate` on "
                              "the testbed's idle runs; README, Calibration)"

@@ -113,6 +113,10 @@ MakeKeys()
                     "total compute per iteration (forward + backward + step) overriding the "
                     "model's (0 = the model's own); split as the model profile splits it",
                     0, 1e5));
+    k.push_back(Key("job.backward_share", KeyType::Number, 0.0,
+                    "backward pass / (forward + backward) overriding the model's (0 = the "
+                    "model's own): how much compute the ring all-reduce can hide behind",
+                    0, 0.98));
     k.push_back(Key("job.compute_jitter_cv", KeyType::Number, -1.0,
                     "coefficient of variation of each compute phase, overriding the model's "
                     "(-1 = the model's own)",
@@ -268,6 +272,8 @@ MakeModelKeys()
             "compute time of one iteration, communication excluded", 0, 1e5),
         Key("compute_jitter_cv", KeyType::Number, 0.0,
             "coefficient of variation of the compute time", 0, 0.3),
+        Key("backward_share", KeyType::Number, ns3::ModelProfile::kDefaultBackwardShare,
+            "backward pass / (forward + backward)", 0.02, 0.98),
     };
 }
 
@@ -745,14 +751,15 @@ ResolveScenario(const json& user, const std::string& source)
             if (!FindKey(ModelKeys(), f.key()))
             {
                 Fail(source, base + "." + f.key(),
-                     "unknown key (known: parameters, compute_s, compute_jitter_cv)");
+                     "unknown key (known: parameters, compute_s, compute_jitter_cv, "
+                     "backward_share)");
             }
         }
         ModelSettings ms;
         ms.name = it.key();
         ms.parameters = m["parameters"].get<uint64_t>();
         ms.computeJitterCv = m["compute_jitter_cv"].get<double>();
-        ms.SetComputeSeconds(m["compute_s"].get<double>());
+        ms.SetComputeSeconds(m["compute_s"].get<double>(), m["backward_share"].get<double>());
         userModels[it.key()] = ms;
         resolvedModels[it.key()] = m;
     }
@@ -832,6 +839,10 @@ ResolveScenario(const json& user, const std::string& source)
     if (double c = Get(r, "job.compute_s").get<double>(); c > 0)
     {
         s.model.SetComputeSeconds(c);
+    }
+    if (double share = Get(r, "job.backward_share").get<double>(); share > 0)
+    {
+        s.model.SetComputeSeconds(s.model.ComputeSeconds(), share);
     }
     if (double cv = Get(r, "job.compute_jitter_cv").get<double>(); cv >= 0)
     {
@@ -973,12 +984,24 @@ ApplyCalibration(json& scenario, const json& calibration, const std::string& cal
         return false;
     }
     const json& m = calibration["models"][model];
-    for (const char* field : { "compute_s", "compute_jitter_cv" })
+    for (const char* field : { "compute_s", "compute_jitter_cv", "backward_share" })
     {
+        // A calibration without a backward share (one fitted parameter) keeps the model's.
+        if (std::string(field) == "backward_share" && !m.contains(field))
+        {
+            continue;
+        }
         if (!m.contains(field) || !m[field].is_number())
         {
             throw ScenarioError(fmt::format("{}: key 'models.{}.{}': expected a number",
                                             calibrationSource, model, field));
+        }
+        if (std::string(field) == "backward_share"
+            && !(m[field].get<double>() > 0 && m[field].get<double>() <= 0.98))
+        {
+            throw ScenarioError(fmt::format("{}: key 'models.{}.backward_share': expected a "
+                                            "number in (0, 0.98], got {}",
+                                            calibrationSource, model, m[field].dump()));
         }
         bool set = scenario.contains("job") && scenario["job"].contains(field);
         if (!set)
@@ -1020,6 +1043,8 @@ DescribeKeys()
                        "its compute time per iteration (communication excluded)");
     out += fmt::format("{:<36} {:<8} default {:<10} {}\n", "models.<name>.compute_jitter_cv",
                        "number", "0", "its compute-time coefficient of variation [0..0.3]");
+    out += fmt::format("{:<36} {:<8} default {:<10} {}\n", "models.<name>.backward_share", "number",
+                       "0.667", "backward / (forward + backward) [0.02..0.98]");
     return out;
 }
 

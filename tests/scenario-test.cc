@@ -149,7 +149,14 @@ TEST(Scenario, RdmaRulesAreChecked)
     Scenario s = test::Resolve({ { "job", { { "transport", "rdma" }, { "compute_s", 0.3 } } } });
     EXPECT_EQ(s.transport, "rdma");
     EXPECT_DOUBLE_EQ(s.model.ComputeSeconds(), 0.3);
-    EXPECT_NEAR(s.model.backwardSeconds, 2 * s.model.forwardSeconds, 1e-12);
+    // compute_s alone keeps the model's backward share; job.backward_share re-splits it.
+    EXPECT_NEAR(s.model.BackwardShare(), ns3::ModelProfile::BuiltIn("resnet50")->BackwardShare(),
+                1e-12);
+    s = test::Resolve({ { "job", { { "compute_s", 0.3 }, { "backward_share", 0.8 } } } });
+    EXPECT_DOUBLE_EQ(s.model.ComputeSeconds(), 0.3);
+    EXPECT_NEAR(s.model.backwardSeconds, 4 * s.model.forwardSeconds, 1e-12);
+    e = ErrorOf({ { "job", { { "backward_share", 1.5 } } } });
+    EXPECT_NE(e.find("key 'job.backward_share'"), std::string::npos) << e;
 }
 
 TEST(Scenario, CalibrationFileSetsComputeUnlessTheScenarioDoes)
@@ -167,6 +174,26 @@ TEST(Scenario, CalibrationFileSetsComputeUnlessTheScenarioDoes)
     EXPECT_DOUBLE_EQ(test::Resolve(mine).model.ComputeSeconds(), 0.5);
     json other = { { "job", { { "model", "resnet50" } } } };
     EXPECT_FALSE(ApplyCalibration(other, calibration, "cal.json"));
+    // A fitted backward share travels with the compute time.
+    calibration["models"]["vgg16"]["backward_share"] = 0.85;
+    json shared = { { "job", { { "model", "vgg16" } } } };
+    ApplyCalibration(shared, calibration, "cal.json");
+    s = test::Resolve(shared);
+    EXPECT_DOUBLE_EQ(s.model.ComputeSeconds(), 0.31);
+    EXPECT_NEAR(s.model.BackwardShare(), 0.85, 1e-12);
+    calibration["models"]["vgg16"]["backward_share"] = 1.2;
+    json outOfRange = { { "job", { { "model", "vgg16" } } } };
+    try
+    {
+        ApplyCalibration(outOfRange, calibration, "cal.json");
+        FAIL() << "expected an error";
+    }
+    catch (const ScenarioError& err)
+    {
+        EXPECT_NE(std::string(err.what()).find("cal.json: key 'models.vgg16.backward_share'"),
+                  std::string::npos)
+            << err.what();
+    }
     json bad = { { "models", { { "vgg16", { { "compute_s", "fast" } } } } } };
     try
     {

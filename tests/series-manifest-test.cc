@@ -19,8 +19,8 @@ const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
 
 // The manifests point at ../shared/testbed, beside the repository as on CI; a clone without
 // it reports these tests as skipped, with the reason, never as passed.
-#define REQUIRE_TESTBED_DATA()                                                                   \
-    if (!std::filesystem::exists(kTestbed))                                                       \
+#define REQUIRE_TESTBED_DATA()                                                                     \
+    if (!std::filesystem::exists(kTestbed))                                                        \
     GTEST_SKIP() << "no testbed data at " << kTestbed << " (shared/ is not beside the repository)"
 
 const SeriesPoint*
@@ -131,4 +131,25 @@ TEST(SeriesManifest, BadManifestsNameFileAndKey)
           + R"(, "models": [{"model": "m", "iterations": [{"file": "iperf_data_iter_r50.txt", "format": "csv"}]}]})";
     EXPECT_NE(messageOf(format).find("unknown iteration-summary format"), std::string::npos);
     EXPECT_NE(messageOf("{").find("invalid JSON"), std::string::npos);
+    EXPECT_NE(messageOf(base + ", \"scenario\": \"fifo\"}")
+                  .find("m.json: key 'scenario': "
+                        "expected an object"),
+              std::string::npos);
+}
+
+TEST(SeriesManifest, TestbedSettingsTravelWithTheSeries)
+{
+    REQUIRE_TESTBED_DATA();
+    // The shipped series all ran through the same switch, which marked nothing (no ECN).
+    for (std::string name : { "iperf-rdma-configA", "websearch-rdma-configB",
+                              "websearch-tcp-configB", "iteration-cdfs" })
+    {
+        Series s = LoadSeries(kManifests + name + ".json");
+        EXPECT_EQ(s.scenario["topology"]["switch_queue"]["discipline"], "fifo") << name;
+    }
+    test::TempDir dir;
+    std::string path = dir.Write(
+        "plain.json",
+        R"({"name": "x", "folder": ".", "experiment": {"configuration": "A", "transport": "rdma", "workers": 4, "cross_traffic": "iperf"}})");
+    EXPECT_TRUE(LoadSeries(path).scenario.empty()); // nothing declared: flumen's defaults
 }

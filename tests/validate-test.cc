@@ -3,6 +3,7 @@
 #include "test-support.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 namespace fs = std::filesystem;
 using namespace flumen;
+using nlohmann::json;
 
 namespace
 {
@@ -81,6 +83,15 @@ TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
     r = Validate(kManifests + "iperf-rdma-configA.json --out " + out + " --models alexnet");
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("alexnet"), std::string::npos) << r.output;
+
+    std::string badSettings = dir.Write(
+        "settings.json",
+        R"({"name": "x", "folder": ".", "experiment": {"configuration": "A", "transport": "rdma", "workers": 4, "cross_traffic": "iperf"}, "scenario": {"topology": {"switch_queue": {"discipline": "wred"}}}})");
+    r = Validate(badSettings + " --out " + out);
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("settings.json: scenario: key 'topology.switch_queue.discipline'"),
+              std::string::npos)
+        << r.output;
 
     r = Validate(kManifests + "iperf-rdma-configA.json --out " + out + " --seeds 0");
     EXPECT_EQ(r.exitCode, 2) << r.output;
@@ -170,6 +181,22 @@ TEST(Validate, QuickSeriesReportAndResume)
 
     std::string report = test::ReadFile(out + "/report.md");
     EXPECT_NE(report.find("## Headline"), std::string::npos);
+    // The manifest's testbed settings are declared in the report and reach every run.
+    EXPECT_NE(report.find("- iperf-rdma-configA: "
+                          "`{\"topology\":{\"switch_queue\":{\"discipline\":\"fifo\"}}}`"),
+              std::string::npos)
+        << report;
+    int runs = 0;
+    for (const auto& e : fs::recursive_directory_iterator(out))
+    {
+        if (e.path().filename() == "scenario.json")
+        {
+            ++runs;
+            json run = json::parse(test::ReadFile(e.path().string()));
+            EXPECT_EQ(run["topology"]["switch_queue"]["discipline"], "fifo") << e.path();
+        }
+    }
+    EXPECT_GE(runs, 3);
     EXPECT_NE(report.find("iperf-rdma-configA"), std::string::npos);
     if (std::system("command -v gnuplot > /dev/null 2>&1") == 0)
     {

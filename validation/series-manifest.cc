@@ -102,7 +102,8 @@ LoadSeries(const std::string& manifestPath)
         throw TraceError(fmt::format("{}: invalid JSON: {}", manifestPath, e.what()));
     }
     const std::string& mp = manifestPath;
-    CheckKeys(mp, "", m, { "name", "description", "folder", "experiment", "models", "cdfs" });
+    CheckKeys(mp, "", m,
+              { "name", "description", "folder", "experiment", "scenario", "models", "cdfs" });
     Series s;
     s.manifest = mp;
     s.name = String(mp, m, "", "name");
@@ -116,6 +117,16 @@ LoadSeries(const std::string& manifestPath)
     s.workers = static_cast<int>(Number(mp, e, "experiment", "workers"));
     s.crossTraffic
         = String(mp, e, "experiment", "cross_traffic", { "iperf", "websearch", "burst" });
+    if (m.contains("scenario"))
+    {
+        if (!m.at("scenario").is_object())
+        {
+            throw TraceError(fmt::format("{}: key 'scenario': expected an object (scenario keys "
+                                         "to set in every simulated run of the series)",
+                                         mp));
+        }
+        s.scenario = m.at("scenario");
+    }
     auto file = [&](const json& obj, const std::string& where)
     { return (folder / String(mp, obj, where, "file")).lexically_normal().string(); };
 

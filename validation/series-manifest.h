@@ -52,6 +52,11 @@ struct Series
     std::vector<SeriesPoint> points;
     std::vector<SeriesCdf> cdfs;
     std::string manifest; //!< the manifest's path
+    /**
+     * The testbed's settings where they differ from flumen's defaults: a partial scenario
+     * (e.g. the switch's queue discipline) merged into every simulated run of the series.
+     */
+    nlohmann::json scenario = nlohmann::json::object();
 };
 
 /** Reads a manifest and every file it names; errors name the manifest, key, file or line. */

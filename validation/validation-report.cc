@@ -572,6 +572,16 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
         "load otherwise (the RDMA series record only what was measured). The simulated curve is "
         "drawn against the simulated achieved rate, the testbed's against its measured rate.\n\n",
         meta.calibration, meta.iterations, meta.warmup);
+    if (!meta.testbedSettings.empty())
+    {
+        md += "Testbed settings declared by the manifests (facts about the testbed, not fitted), "
+              "merged into every simulated run of the series, calibration included:\n\n";
+        for (const auto& [series, settings] : meta.testbedSettings)
+        {
+            md += fmt::format("- {}: `{}`\n", series, settings);
+        }
+        md += "\n";
+    }
     md += "Targets (per series and model): median |error| of the mean iteration time at most "
           "10 % over the validation points and at most 15 % over the congested ones (testbed "
           "mean at least 1.2 x its idle mean), below both closed-form baselines, p99 within 25 %, "

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace flumen
@@ -67,6 +68,8 @@ struct ValidationMeta
     int warmup = 0;
     double wallSeconds = 0;
     double linkGbps = 25;
+    /** Per series, the manifest's "scenario" settings (declared testbed facts, not fitted). */
+    std::vector<std::pair<std::string, std::string>> testbedSettings;
 };
 
 /** A file name from a label: letters, digits, '-' and '.' kept, anything else '_'. */

@@ -17,17 +17,18 @@ struct Calibrated
 {
     const char* name;
     double computeSeconds;
+    double backwardShare;
     double jitterCv;
 };
 
 // From `./flumen calibrate` on the testbed's runs without cross traffic (index 0) only:
 // validation/calibration.json, README "Calibration". Compute time = forward + backward +
-// step, jitter CV of each phase.
+// step, backward share = backward / (forward + backward), jitter CV of each phase.
 const Calibrated kCalibrated[] = {
-    { "resnet50", 0.155649, 0.027002 },
-    { "densenet161", 0.373818, 0.012760 },
-    { "vgg16", 0.303640, 0.009427 },
-    { "bert-large", 0.353872, 0.005488 },
+    { "resnet50", 0.155649, ModelProfile::kDefaultBackwardShare, 0.027002 },
+    { "densenet161", 0.373818, ModelProfile::kDefaultBackwardShare, 0.012760 },
+    { "vgg16", 0.303640, ModelProfile::kDefaultBackwardShare, 0.009427 },
+    { "bert-large", 0.353872, ModelProfile::kDefaultBackwardShare, 0.005488 },
 };
 
 ModelProfile
@@ -44,7 +45,7 @@ Make(const Calibrated& c)
         p.parameters += l.parameters;
     }
     p.computeJitterCv = c.jitterCv;
-    p.SetComputeSeconds(c.computeSeconds);
+    p.SetComputeSeconds(c.computeSeconds, c.backwardShare);
     return p;
 }
 
@@ -81,13 +82,20 @@ ModelProfile::StepSecondsFor(uint64_t parameters)
     return 5.0 * 4.0 * static_cast<double>(parameters) / 1.2e12;
 }
 
+double
+ModelProfile::BackwardShare() const
+{
+    double pass = forwardSeconds + backwardSeconds;
+    return pass > 0 ? backwardSeconds / pass : kDefaultBackwardShare;
+}
+
 void
-ModelProfile::SetComputeSeconds(double total)
+ModelProfile::SetComputeSeconds(double total, double backwardShare)
 {
     stepSeconds = std::min(StepSecondsFor(parameters), total / 10.0);
     double rest = total - stepSeconds;
-    forwardSeconds = rest / 3.0;
-    backwardSeconds = rest - forwardSeconds;
+    backwardSeconds = rest * backwardShare;
+    forwardSeconds = rest - backwardSeconds;
 }
 
 std::vector<uint64_t>

@@ -48,12 +48,20 @@ struct ModelProfile
      */
     std::vector<double> ReleaseFractions() const;
 
+    /** The default backward share: a backward pass costs about twice the forward's FLOPs. */
+    static constexpr double kDefaultBackwardShare = 2.0 / 3.0;
+    /** backward / (forward + backward); the default share while no compute time is set. */
+    double BackwardShare() const;
     /**
      * Splits a total compute time the way the built-in profiles do: the optimizer step is a
-     * memory-bound pass over the parameters (StepSecondsFor), the rest is one third forward
-     * and two thirds backward (a backward pass costs about twice the forward's FLOPs).
+     * memory-bound pass over the parameters (StepSecondsFor), the rest is split into forward
+     * and backward by the backward share. The share decides how much of the ring all-reduce
+     * can hide behind the backward pass; calibration fits it where a model was measured with
+     * two worker counts.
      */
-    void SetComputeSeconds(double total);
+    void SetComputeSeconds(double total, double backwardShare);
+    /** Same, keeping the current backward share. */
+    void SetComputeSeconds(double total) { SetComputeSeconds(total, BackwardShare()); }
     /** SGD-with-momentum step time: 5 passes over 4-byte parameters at 1.2 TB/s (A100). */
     static double StepSecondsFor(uint64_t parameters);
 
