@@ -99,6 +99,18 @@ struct Plan
     std::vector<PlannedCdf> cdfs;
 };
 
+// iperf streams (-P) for a load, as the testbed's operator chose them: "the number of parallel
+// threads sufficient to reach as close as possible to the requested BW load when competing
+// with DL traffic", 1 to 10 (thesis, section 3.2). A NIC serving k busy TCP send queues and
+// RDMA round robin gives TCP k/(k+1) of the link, so k = ceil(x / (C - x)), within 1..10.
+int
+IperfStreamsFor(double loadGbps)
+{
+    constexpr double kLinkGbps = 25;
+    double k = std::ceil(loadGbps / std::max(1e-9, kLinkGbps - loadGbps) - 1e-9);
+    return static_cast<int>(std::clamp(k, 1.0, 10.0));
+}
+
 class Planner
 {
   public:
@@ -133,6 +145,10 @@ class Planner
                    { "simulation", { { "progress_interval_s", 0 }, { "max_time_s", 3600 } } } };
         j["cross_traffic"] = loadGbps > 0 ? json{ { "type", traffic }, { "load_gbps", loadGbps } }
                                           : json{ { "type", "none" } };
+        if (traffic == "iperf" && loadGbps > 0)
+        {
+            j["cross_traffic"]["streams"] = IperfStreamsFor(loadGbps);
+        }
         j.merge_patch(testbedSettings);
         if (m_calibration)
         {

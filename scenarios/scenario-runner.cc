@@ -283,6 +283,7 @@ RunScenario(const Scenario& s, const RunOptions& options)
     const bool rdma = s.jobEnabled && s.transport == "rdma";
     topo.rdmaNic = rdma;
     topo.nicRdmaWeight = s.rdma.nicWeight;
+    topo.nicTcpQueues = s.rdma.nicTcpQueues;
     topo.pfc.enabled = s.pfcEnabled;
     topo.pfc.xoffBytes = s.pfcXoffBytes;
     topo.pfc.xonBytes = s.pfcXonBytes;

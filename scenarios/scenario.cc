@@ -149,9 +149,15 @@ MakeKeys()
                     "this waits in its egress",
                     1, 1e9));
     k.push_back(Key("job.rdma.nic_weight", KeyType::Number, 1.0,
-                    "RDMA's round-robin share of a NIC shared with TCP/IP, relative to "
-                    "TCP/IP's (1 = byte-fair)",
+                    "RDMA's round-robin quantum in a NIC shared with TCP/IP, relative to each "
+                    "TCP/IP send queue's (1 = byte-fair)",
                     0.01, 100));
+    k.push_back(Key("job.rdma.nic_tcp_queues", KeyType::Integer, 32,
+                    "TCP/IP send queues the NIC serves round robin beside RDMA (one per CPU "
+                    "channel: 32 on the testbed's 32-core hosts); TCP/IP flows take them in "
+                    "order of appearance, so k busy flows beside RDMA get k/(k+1) of the link "
+                    "(1 = all TCP/IP shares one queue: byte-fair against RDMA)",
+                    1, 1024));
     k.push_back(Key("dcqcn.alpha_gain", KeyType::Number, 1.0 / 256,
                     "DCQCN g: weight of the newest period in alpha", 1e-9, 1));
     k.push_back(Key("dcqcn.alpha_update_us", KeyType::Number, 55.0,
@@ -859,6 +865,7 @@ ResolveScenario(const json& user, const std::string& source)
     s.rdma.retransmitTimeoutMs = Get(r, "job.rdma.retransmit_timeout_ms").get<double>();
     s.rdma.nicBackpressureBytes = Get(r, "job.rdma.nic_backpressure_bytes").get<uint32_t>();
     s.rdma.nicWeight = Get(r, "job.rdma.nic_weight").get<double>();
+    s.rdma.nicTcpQueues = Get(r, "job.rdma.nic_tcp_queues").get<uint32_t>();
     if (s.rdma.mtuBytes + 44 > s.mtuBytes)
     {
         Fail(source, "job.rdma.mtu_bytes",

@@ -97,6 +97,7 @@ struct Scenario
         double retransmitTimeoutMs;
         uint32_t nicBackpressureBytes;
         double nicWeight;
+        uint32_t nicTcpQueues;
     } rdma;
     struct Dcqcn
     {

@@ -194,6 +194,18 @@ TEST(Validate, QuickSeriesReportAndResume)
             ++runs;
             json run = json::parse(test::ReadFile(e.path().string()));
             EXPECT_EQ(run["topology"]["switch_queue"]["discipline"], "fifo") << e.path();
+            if (run["cross_traffic"]["type"] == "iperf")
+            {
+                // The fewest iperf streams whose share beside busy RDMA, k/(k+1) of 25 Gbps,
+                // reaches the load: what the testbed's operator raised -P to.
+                double x = run["cross_traffic"]["load_gbps"].get<double>();
+                int k = run["cross_traffic"]["streams"].get<int>();
+                EXPECT_GE(25.0 * k / (k + 1), x) << e.path();
+                if (k > 1)
+                {
+                    EXPECT_LT(25.0 * (k - 1) / k, x) << e.path();
+                }
+            }
         }
     }
     EXPECT_GE(runs, 3);

@@ -127,7 +127,8 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         hostTc = TrafficControlHelper();
         hostTc.SetRootQueueDisc("ns3::NicQueueDisc", "HostBufferBytes",
                                 UintegerValue(m_config.hostQueue.bufferBytes), "RdmaWeight",
-                                DoubleValue(m_config.nicRdmaWeight));
+                                DoubleValue(m_config.nicRdmaWeight), "HostTxQueues",
+                                UintegerValue(m_config.nicTcpQueues));
     }
     TrafficControlHelper torTc
         = MakeQueueHelper(m_config.switchQueue, m_config.linkRate, m_config.linkDelay);

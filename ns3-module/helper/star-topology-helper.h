@@ -61,7 +61,8 @@ struct StarTopologyConfig
      * TCP/IP class) instead of hostQueue's discipline; needed by the RDMA transport.
      */
     bool rdmaNic = false;
-    double nicRdmaWeight = 1.0; //!< RDMA's share of the NIC relative to TCP/IP's
+    double nicRdmaWeight = 1.0; //!< RDMA's quantum relative to each TCP/IP send queue's
+    uint32_t nicTcpQueues = 32; //!< TCP/IP send queues served round robin beside RDMA
     PfcConfig pfc;
 };
 

@@ -37,9 +37,14 @@ NicQueueDisc::GetTypeId()
                             MakeUintegerAccessor(&NicQueueDisc::m_quantum),
                             MakeUintegerChecker<uint32_t>(64))
               .AddAttribute("RdmaWeight",
-                            "RDMA's quantum relative to the TCP/IP class's (1 = byte-fair).",
+                            "RDMA's quantum relative to each TCP/IP queue's (1 = byte-fair).",
                             DoubleValue(1.0), MakeDoubleAccessor(&NicQueueDisc::m_rdmaWeight),
                             MakeDoubleChecker<double>(0.01, 100.0))
+              .AddAttribute("HostTxQueues",
+                            "TCP/IP send queues served round robin beside RDMA's; flows take "
+                            "them in order of appearance (1 = all TCP/IP in one queue).",
+                            UintegerValue(32), MakeUintegerAccessor(&NicQueueDisc::m_hostTxQueues),
+                            MakeUintegerChecker<uint32_t>(1, 1024))
               .AddTraceSource("RdmaPaused", "PFC paused (true) or resumed (false) the RDMA class.",
                               MakeTraceSourceAccessor(&NicQueueDisc::m_pausedTrace),
                               "ns3::TracedCallback::Bool");
@@ -80,65 +85,98 @@ NicQueueDisc::SetRdmaPaused(bool paused)
     }
 }
 
-bool
-NicQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
+uint32_t
+NicQueueDisc::HostQueueOf(Ptr<QueueDiscItem> item)
 {
-    uint32_t c = RoceHeader::IsRoce(item) ? kRdma : kHost;
-    uint32_t limit = c == kRdma ? m_rdmaBufferBytes : m_hostBufferBytes;
-    if (m_bytes[c] + item->GetSize() > limit)
+    auto [it, fresh] = m_flows.try_emplace(item->Hash(), FlowSlot{ 0, 0 });
+    if (fresh)
     {
-        DropBeforeEnqueue(item, c == kRdma ? kRdmaBufferFull : kHostBufferFull);
-        return false;
+        it->second.queue = 1 + m_nextQueue;
+        m_nextQueue = (m_nextQueue + 1) % m_hostTxQueues;
     }
-    bool ok = GetInternalQueue(c)->Enqueue(item);
-    NS_ASSERT(ok);
-    m_bytes[c] += item->GetSize();
-    return ok;
+    ++it->second.packets;
+    return it->second.queue;
 }
 
 bool
-NicQueueDisc::Eligible(uint32_t c) const
+NicQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
-    return m_bytes[c] > 0 && !(c == kRdma && m_paused);
+    const bool rdma = RoceHeader::IsRoce(item);
+    const uint32_t size = item->GetSize();
+    if (rdma ? m_rdmaBytes + size > m_rdmaBufferBytes : m_hostBytes + size > m_hostBufferBytes)
+    {
+        DropBeforeEnqueue(item, rdma ? kRdmaBufferFull : kHostBufferFull);
+        return false;
+    }
+    uint32_t q = rdma ? kRdma : HostQueueOf(item);
+    bool ok = GetInternalQueue(q)->Enqueue(item);
+    NS_ASSERT(ok);
+    (rdma ? m_rdmaBytes : m_hostBytes) += size;
+    if (m_packets[q]++ == 0)
+    {
+        m_active.push_back(q);
+        m_deficit[q] = 0; // an idle queue keeps no credit
+    }
+    return ok;
 }
 
 Ptr<QueueDiscItem>
 NicQueueDisc::DoDequeue()
 {
-    if (!Eligible(kRdma) && !Eligible(kHost))
+    // Deficit round robin over the busy queues: the front queue's turn adds its quantum, it
+    // sends while the deficit covers its head packet, then goes to the back. A paused RDMA
+    // queue is passed over without credit.
+    while (!m_active.empty())
     {
-        return nullptr;
-    }
-    // Deficit round robin over the two classes: a class's turn adds its quantum, it sends
-    // while the deficit covers its head packet, then the turn passes. An idle class keeps
-    // no credit.
-    while (true)
-    {
-        uint32_t c = m_turn;
-        if (!Eligible(c))
+        uint32_t q = m_active.front();
+        if (q == kRdma && m_paused)
         {
-            m_deficit[c] = 0;
-            m_turn = 1 - c;
+            if (m_active.size() == 1)
+            {
+                return nullptr;
+            }
+            m_active.pop_front();
+            m_active.push_back(q);
             m_turnStarted = false;
             continue;
         }
         if (!m_turnStarted)
         {
-            double q = c == kRdma ? m_quantum * m_rdmaWeight : m_quantum;
-            m_deficit[c] += static_cast<int64_t>(q);
+            double quantum = q == kRdma ? m_quantum * m_rdmaWeight : m_quantum;
+            m_deficit[q] += static_cast<int64_t>(quantum);
             m_turnStarted = true;
         }
-        Ptr<const QueueDiscItem> head = GetInternalQueue(c)->Peek();
-        if (m_deficit[c] >= static_cast<int64_t>(head->GetSize()))
+        Ptr<const QueueDiscItem> head = GetInternalQueue(q)->Peek();
+        if (m_deficit[q] >= static_cast<int64_t>(head->GetSize()))
         {
-            Ptr<QueueDiscItem> item = GetInternalQueue(c)->Dequeue();
-            m_deficit[c] -= item->GetSize();
-            m_bytes[c] -= item->GetSize();
+            Ptr<QueueDiscItem> item = GetInternalQueue(q)->Dequeue();
+            m_deficit[q] -= item->GetSize();
+            if (q == kRdma)
+            {
+                m_rdmaBytes -= item->GetSize();
+            }
+            else
+            {
+                m_hostBytes -= item->GetSize();
+                auto it = m_flows.find(item->Hash());
+                NS_ASSERT(it != m_flows.end());
+                if (--it->second.packets == 0)
+                {
+                    m_flows.erase(it); // a flow keeps its queue only while it has packets
+                }
+            }
+            if (--m_packets[q] == 0)
+            {
+                m_active.pop_front();
+                m_turnStarted = false;
+            }
             return item;
         }
-        m_turn = 1 - c;
+        m_active.pop_front();
+        m_active.push_back(q);
         m_turnStarted = false;
     }
+    return nullptr;
 }
 
 bool
@@ -151,14 +189,16 @@ NicQueueDisc::CheckConfig()
     }
     if (GetNInternalQueues() == 0)
     {
-        // Limits are enforced per class above; the internal queues themselves are unbounded.
-        for (int i = 0; i < 2; ++i)
+        // Limits are enforced above; the internal queues themselves are unbounded.
+        for (uint32_t i = 0; i < 1 + m_hostTxQueues; ++i)
         {
             AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
                 "MaxSize", QueueSizeValue(QueueSize("1000000p"))));
         }
     }
-    return GetNInternalQueues() == 2;
+    m_deficit.assign(GetNInternalQueues(), 0);
+    m_packets.assign(GetNInternalQueues(), 0);
+    return GetNInternalQueues() == 1 + m_hostTxQueues;
 }
 
 void

@@ -1,11 +1,17 @@
 /*
- * A host NIC's egress shared by RDMA and the kernel's TCP/IP stack. A ConnectX NIC serves
- * its send queues round robin, so here RoCE packets and all other packets wait in two
- * classes served by deficit round robin (byte-fair; RdmaWeight scales RDMA's quantum).
- * Either class alone gets the whole link. RDMA never overfills its class: the NIC pulls a
- * queue pair's next packet only while the class holds less than the RdmaNic's backpressure
- * threshold (RDMA is not dropped at its own NIC). PFC pauses the RDMA class only (its
- * priority), the TCP/IP class keeps going.
+ * A host NIC's egress shared by RDMA and the kernel's TCP/IP stack. A ConnectX NIC serves its
+ * send queues round robin: the RoCE queue pairs' and the kernel's TCP/IP send queues (one per
+ * CPU channel; Linux spreads flows over them). So here RoCE packets wait in one queue and
+ * TCP/IP packets in HostTxQueues queues, each flow in its own queue in order of appearance
+ * (as threads on different CPUs are), and all are served by deficit round robin (byte-fair
+ * per queue; RdmaWeight scales RDMA's quantum). k busy TCP/IP queues beside busy RDMA thus
+ * get k/(k+1) of the link: more iperf streams, more share, which is what the testbed's
+ * operator saw (more -P threads were needed to reach a requested load beside RDMA).
+ * HostTxQueues = 1 is the older model, byte-fair between RDMA and all of TCP/IP.
+ * A queue alone gets the whole link. RDMA never overfills its queue: the NIC pulls a queue
+ * pair's next packet only while the queue holds less than the RdmaNic's backpressure
+ * threshold (RDMA is not dropped at its own NIC). The TCP/IP queues share one tail-drop
+ * buffer. PFC pauses the RDMA queue only (its priority); the TCP/IP queues keep going.
  */
 #ifndef FLUMEN_NIC_QUEUE_DISC_H
 #define FLUMEN_NIC_QUEUE_DISC_H
@@ -13,6 +19,10 @@
 #include "ns3/nstime.h"
 #include "ns3/queue-disc.h"
 #include "ns3/traced-callback.h"
+
+#include <deque>
+#include <unordered_map>
+#include <vector>
 
 namespace ns3
 {
@@ -27,10 +37,10 @@ class NicQueueDisc : public QueueDisc
     static constexpr const char* kHostBufferFull = "Host class buffer full";
     static constexpr const char* kRdmaBufferFull = "RDMA class buffer full";
 
-    /** Bytes waiting in the RDMA class. */
-    uint32_t GetRdmaBytes() const { return m_bytes[kRdma]; }
-    /** Bytes waiting in the TCP/IP class. */
-    uint32_t GetHostBytes() const { return m_bytes[kHost]; }
+    /** Bytes waiting in the RDMA queue. */
+    uint32_t GetRdmaBytes() const { return m_rdmaBytes; }
+    /** Bytes waiting in the TCP/IP queues. */
+    uint32_t GetHostBytes() const { return m_hostBytes; }
 
     /** PFC: stop (or resume) sending the RDMA class. */
     void SetRdmaPaused(bool paused);
@@ -39,24 +49,34 @@ class NicQueueDisc : public QueueDisc
     Time GetPausedTime() const;
 
   private:
-    static constexpr uint32_t kRdma = 0;
-    static constexpr uint32_t kHost = 1;
+    static constexpr uint32_t kRdma = 0; //!< internal queue 0; TCP/IP queues are 1..HostTxQueues
 
     bool DoEnqueue(Ptr<QueueDiscItem> item) override;
     Ptr<QueueDiscItem> DoDequeue() override;
     bool CheckConfig() override;
     void InitializeParams() override;
-    bool Eligible(uint32_t c) const;
+    /** The TCP/IP queue of a packet's flow: its flow's queue while it has packets waiting. */
+    uint32_t HostQueueOf(Ptr<QueueDiscItem> item);
 
     uint32_t m_hostBufferBytes;
     uint32_t m_rdmaBufferBytes;
     uint32_t m_quantum;
     double m_rdmaWeight;
+    uint32_t m_hostTxQueues;
 
-    uint32_t m_bytes[2] = { 0, 0 };
-    int64_t m_deficit[2] = { 0, 0 };
-    uint32_t m_turn = kRdma;
-    bool m_turnStarted = false;
+    uint32_t m_rdmaBytes = 0;
+    uint32_t m_hostBytes = 0;
+    std::vector<int64_t> m_deficit;  //!< per internal queue
+    std::vector<uint32_t> m_packets; //!< per internal queue
+    std::deque<uint32_t> m_active;   //!< queues with packets, in round-robin order
+    bool m_turnStarted = false;      //!< the front queue has had its quantum this turn
+    struct FlowSlot
+    {
+        uint32_t queue;
+        uint32_t packets;
+    };
+    std::unordered_map<uint32_t, FlowSlot> m_flows; //!< flow hash -> queue, while queued
+    uint32_t m_nextQueue = 0;
     bool m_paused = false;
     Time m_pausedSince;
     Time m_pausedTotal;
