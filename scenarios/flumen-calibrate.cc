@@ -10,14 +10,17 @@
 // fitted and the share stays the profile's.
 //
 // Fit: Levenberg-Marquardt (Eigen) on the relative errors of the simulated idle means of the
-// model's points; the Jacobian comes from finite differences once, then Broyden updates, so
-// each step costs one simulation per point (all models and points run in parallel child
-// processes). It stops when every point is within 0.3 %, when a step no longer improves,
-// or after 8 steps, and reports every point simulated at the final parameters.
-// The jitter CV comes from the same runs: the gap between mean and p99, read as a normal
-// distribution of the iteration, divided by the spread factor of independently jittered
-// forward and backward phases (sqrt((1-s)^2 + s^2) for backward share s).
-// Exit codes: 0 done, 2 bad input, 1 a simulation failed. Nothing is written on failure.
+// model's points, from the profile's parameters or, where the worker counts disagree there,
+// from a second start derived from the start run (communication hidden behind the smallest
+// backward share that covers it; the better start goes on). The Jacobian comes from finite
+// differences once, then Broyden updates, so each step costs one simulation per point (all
+// models and points run in parallel child processes). It stops when every point is within 0.3 %,
+// when a step gains less than 0.1 % of RMS error or becomes negligible, or after 8 steps, and
+// reports every point simulated at the final parameters. The jitter CV comes from the same runs:
+// the gap between mean and p99, read as a normal distribution of the iteration, divided by the
+// spread factor of independently jittered forward and backward phases (sqrt((1-s)^2 + s^2) for
+// backward share s). Exit codes: 0 done, 2 bad input, 1 a simulation failed. Nothing is written on
+// failure.
 #include "atomic-file.h"
 #include "scenario-runner.h"
 #include "scenario.h"
@@ -46,7 +49,14 @@ namespace
 {
 
 const char* kUsage
-    = "usage: flumen calibrate MANIFEST... --out calibration.json [--iterations N]\n";
+    = "usage: flumen calibrate MANIFEST... --out calibration.json [--iterations N]\n"
+      "       flumen calibrate MANIFEST... --out calibration.json --tcp-only "
+      "[--calibration FILE]\n"
+      "       flumen calibrate MANIFEST... --out calibration.json --check\n"
+      "  --tcp-only          fit only the TCP host ceiling, with the model profiles of\n"
+      "                      --calibration FILE (kept in the output) or the built-in ones\n"
+      "  --check             fit nothing: simulate every idle point at the built-in profiles\n"
+      "                      and write them (with their errors) as a calibration file\n";
 
 struct IdlePoint
 {
@@ -59,9 +69,11 @@ struct IdlePoint
     double measuredP99S = 0;
     std::string source;
     json testbedSettings
-        = json::object();  //!< the manifest's "scenario" (the testbed's non-default settings)
-    double spread = 0;     //!< (p99 - mean) / mean of the measured run
-    double simulatedS = 0; //!< at the model's fitted parameters
+        = json::object();     //!< the manifest's "scenario" (the testbed's non-default settings)
+    double loadGbps = 0;      //!< 0 for an idle run; a near-idle TCP reference's load
+    std::string crossTraffic; //!< the series' cross-traffic type
+    double spread = 0;        //!< (p99 - mean) / mean of the measured run
+    double simulatedS = 0;    //!< at the model's fitted parameters
 };
 
 // The per-phase jitter CV that gives an iteration spread like the measured one: p99 - mean
@@ -76,7 +88,7 @@ JitterCvFor(double spread, double backwardShare)
 
 double
 SimulateIdle(const IdlePoint& p, double computeS, double backwardShare, double jitterCv,
-             uint32_t iterations)
+             uint32_t iterations, double hostCeilingGbps = 0)
 {
     json user = { { "name", "calibrate-" + p.series + "-" + p.model },
                   { "topology", { { "configuration", p.configuration } } },
@@ -91,6 +103,14 @@ SimulateIdle(const IdlePoint& p, double computeS, double backwardShare, double j
                   { "cross_traffic", { { "type", "none" } } },
                   { "outputs", { { "link_bin_us", 0 } } },
                   { "simulation", { { "progress_interval_s", 0 } } } };
+    if (p.loadGbps > 0)
+    {
+        user["cross_traffic"] = { { "type", p.crossTraffic }, { "load_gbps", p.loadGbps } };
+    }
+    if (hostCeilingGbps > 0)
+    {
+        user["job"]["tcp"] = { { "host_ceiling_gbps", hostCeilingGbps } };
+    }
     user.merge_patch(p.testbedSettings);
     flumen::Scenario s = flumen::ResolveScenario(user, p.source);
     const size_t workers = ns3::StarTopologyHelper::JobHosts(s.configuration).size();
@@ -110,7 +130,9 @@ constexpr double kMinShare = 0.5;
 constexpr double kMaxShare = 0.95;
 constexpr double kTolerance = 0.003; //!< relative error at which a point counts as matched
 constexpr int kMaxSteps = 8;
-constexpr double kTestbedLinkBps = 25e9; //!< for the second start's guess only
+constexpr double kMinGain = 0.001;            //!< least RMS improvement of a step worth another
+constexpr double kTestbedLinkBps = 25e9;      //!< for the second start's guess only
+constexpr double kStartCeilingGbps = 10;      //!< "roughly 10 Gbps" (DESIGN.md): the start only
 
 /** The least-squares fit of one model's parameters: theta = (compute_s [, backward_share]). */
 struct ModelFit
@@ -241,6 +263,153 @@ RunInChildren(const std::vector<std::function<json()>>& tasks, unsigned jobs)
     return results;
 }
 
+// The host-side ceiling of NCCL's socket path (job.tcp.host_ceiling_gbps), one value for all
+// models (it is the hosts' property), fitted to the near-idle TCP references with each model's
+// calibrated compute profile: Gauss-Newton in one parameter with a finite-difference slope,
+// then secant updates, damped like the model fits. These references carry cross traffic (the
+// TCP series has no idle run), so the result is declared as fitted beyond the idle runs.
+json
+FitHostCeiling(std::vector<IdlePoint>& refs, const json& models, uint32_t iterations, unsigned jobs)
+{
+    struct Setting
+    {
+        double c, share, cv;
+    };
+    std::vector<Setting> settings;
+    for (const auto& p : refs)
+    {
+        if (models.contains(p.model))
+        {
+            const json& m = models[p.model];
+            settings.push_back({ m["compute_s"].get<double>(), m["backward_share"].get<double>(),
+                                 m["compute_jitter_cv"].get<double>() });
+        }
+        else
+        {
+            ns3::ModelProfile prof = *ns3::ModelProfile::BuiltIn(p.model);
+            settings.push_back(
+                { prof.ComputeSeconds(), prof.BackwardShare(), prof.computeJitterCv });
+        }
+    }
+    auto evaluate = [&](const std::vector<double>& ceilings)
+    {
+        std::vector<std::function<json()>> tasks;
+        for (double h : ceilings)
+        {
+            for (size_t i = 0; i < refs.size(); ++i)
+            {
+                const IdlePoint* p = &refs[i];
+                Setting st = settings[i];
+                tasks.push_back(
+                    [p, st, h, iterations] {
+                        return json{ { "mean_s",
+                                       SimulateIdle(*p, st.c, st.share, st.cv, iterations, h) } };
+                    });
+            }
+        }
+        std::vector<json> results = RunInChildren(tasks, jobs);
+        std::vector<Eigen::VectorXd> out;
+        for (size_t k = 0; k < ceilings.size(); ++k)
+        {
+            Eigen::VectorXd r(refs.size());
+            for (size_t i = 0; i < refs.size(); ++i)
+            {
+                double m = refs[i].measuredMeanS;
+                r(i) = (results[k * refs.size() + i]["mean_s"].get<double>() - m) / m;
+            }
+            out.push_back(r);
+        }
+        return out;
+    };
+    auto describe = [&](double h, const Eigen::VectorXd& r)
+    {
+        std::string line = fmt::format("ceiling {:.3f} Gbps", h);
+        for (size_t i = 0; i < refs.size(); ++i)
+        {
+            line += fmt::format("; {} {:+.2f} %", refs[i].model, 100 * r(i));
+        }
+        return line;
+    };
+    double h = kStartCeilingGbps;
+    const double dh = 0.05 * h;
+    std::vector<Eigen::VectorXd> r0 = evaluate({ h, h + dh });
+    Eigen::VectorXd residual = r0[0];
+    Eigen::VectorXd slope = (r0[1] - r0[0]) / dh;
+    std::cerr << fmt::format("  tcp start: {}\n", describe(h, residual));
+    double lambda = 1e-2;
+    int steps = 0;
+    int simulations = 2 * static_cast<int>(refs.size());
+    std::string stop;
+    auto matched = [&] { return residual.cwiseAbs().maxCoeff() <= kTolerance; };
+    if (matched())
+    {
+        stop = "matched at the start";
+    }
+    for (int step = 1; step <= kMaxSteps && stop.empty(); ++step)
+    {
+        double a = slope.squaredNorm();
+        if (!(a > 0))
+        {
+            stop = "the iteration time does not depend on the ceiling here";
+            break;
+        }
+        double ht = std::clamp(h - slope.dot(residual) / (a * (1 + lambda)), 1.0, 100.0);
+        if (std::abs(ht - h) < 1e-3)
+        {
+            stop = "the step became negligible";
+            break;
+        }
+        Eigen::VectorXd rt = evaluate({ ht })[0];
+        simulations += static_cast<int>(refs.size());
+        steps = step;
+        slope = (rt - residual) / (ht - h); // secant: the one-parameter Broyden update
+        bool better = rt.squaredNorm() < residual.squaredNorm();
+        std::cerr << fmt::format("  tcp step {}: {}{}\n", step, describe(ht, rt),
+                                 better ? "" : " (rejected)");
+        if (!better)
+        {
+            lambda *= 4;
+            continue;
+        }
+        double gain = std::sqrt(residual.squaredNorm() / residual.size())
+                      - std::sqrt(rt.squaredNorm() / rt.size());
+        h = ht;
+        residual = rt;
+        lambda = std::max(1e-6, lambda / 3);
+        if (matched())
+        {
+            stop = "every point within 0.3 %";
+        }
+        else if (gain < kMinGain)
+        {
+            stop = "a step improved the RMS error by less than 0.1 %";
+        }
+    }
+    if (stop.empty())
+    {
+        stop = fmt::format("{} steps done", kMaxSteps);
+    }
+    json pts = json::array();
+    for (size_t i = 0; i < refs.size(); ++i)
+    {
+        const IdlePoint& p = refs[i];
+        pts.push_back({ { "series", p.series },
+                        { "model", p.model },
+                        { "configuration", p.configuration },
+                        { "workers", p.workers },
+                        { "source", p.source },
+                        { "cross_traffic_gbps", p.loadGbps },
+                        { "measured_mean_s", p.measuredMeanS },
+                        { "simulated_mean_s", p.measuredMeanS * (1 + residual(i)) },
+                        { "error_percent", 100.0 * residual(i) } });
+    }
+    std::cerr << fmt::format("  tcp fitted ({}): {}\n", stop, describe(h, residual));
+    return { { "host_ceiling_gbps", h },
+             { "fitted_beyond_idle_runs", true },
+             { "fit", { { "steps", steps }, { "simulations", simulations }, { "stopped", stop } } },
+             { "points", pts } };
+}
+
 } // namespace
 
 int
@@ -248,17 +417,24 @@ main(int argc, char** argv)
 {
     std::vector<std::string> manifests;
     std::string outPath;
+    std::string profilesPath; //!< --calibration: the model profiles a --tcp-only fit uses
+    bool tcpOnly = false;
+    bool checkOnly = false; //!< simulate at the built-in profiles, fit nothing
     uint32_t iterations = 4;
     unsigned jobs = std::max(1u, static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN)));
     for (int i = 1; i < argc; ++i)
     {
         std::string a = argv[i];
-        if ((a == "--out" || a == "--iterations") && i + 1 < argc)
+        if ((a == "--out" || a == "--iterations" || a == "--calibration") && i + 1 < argc)
         {
             std::string v = argv[++i];
             if (a == "--out")
             {
                 outPath = v;
+            }
+            else if (a == "--calibration")
+            {
+                profilesPath = v;
             }
             else
             {
@@ -277,6 +453,14 @@ main(int argc, char** argv)
                     return 2;
                 }
             }
+        }
+        else if (a == "--tcp-only")
+        {
+            tcpOnly = true;
+        }
+        else if (a == "--check")
+        {
+            checkOnly = true;
         }
         else if (a == "-h" || a == "--help")
         {
@@ -298,14 +482,61 @@ main(int argc, char** argv)
         std::cerr << "flumen: expected at least one manifest and --out FILE\n" << kUsage;
         return 2;
     }
+    if (checkOnly && tcpOnly)
+    {
+        std::cerr << "flumen: --check and --tcp-only exclude each other\n" << kUsage;
+        return 2;
+    }
+    if (!profilesPath.empty() && !tcpOnly)
+    {
+        std::cerr << "flumen: --calibration FILE goes with --tcp-only (the profiles to keep)\n"
+                  << kUsage;
+        return 2;
+    }
+    json keptModels = json::object();
+    if (!profilesPath.empty())
+    {
+        try
+        {
+            keptModels = flumen::LoadCalibration(profilesPath)["models"];
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "flumen: " << e.what() << "\n";
+            return 2;
+        }
+    }
 
     std::vector<IdlePoint> points;
+    std::vector<IdlePoint> tcpReferences; //!< near-idle TCP points of series with no idle run
     try
     {
         for (const auto& m : manifests)
         {
             flumen::Series series = flumen::LoadSeries(m);
             bool any = false;
+            // No idle run in a TCP series: each model's near-idle point serves as the
+            // reference for the hosts' TCP ceiling (declared as fitted beyond idle runs).
+            for (const flumen::SeriesPoint* sp : flumen::NearIdleTcpReferences(series))
+            {
+                if (ns3::ModelProfile::BuiltIn(sp->model))
+                {
+                    IdlePoint p;
+                    p.series = series.name;
+                    p.configuration = series.configuration;
+                    p.transport = series.transport;
+                    p.workers = series.workers;
+                    p.model = sp->model;
+                    p.measuredMeanS = sp->meanS;
+                    p.measuredP99S = sp->p99S;
+                    p.source = sp->source;
+                    p.loadGbps = flumen::PointLoadGbps(*sp);
+                    p.crossTraffic = series.crossTraffic;
+                    p.testbedSettings = series.scenario;
+                    tcpReferences.push_back(p);
+                    any = true;
+                }
+            }
             for (const auto& sp : series.points)
             {
                 if (!sp.idle)
@@ -335,7 +566,8 @@ main(int argc, char** argv)
             if (!any)
             {
                 std::cerr << "flumen: note: " << m
-                          << " has no run without cross traffic: nothing to calibrate from it\n";
+                          << " has no run without cross traffic (nor a TCP point at most "
+                          << flumen::kNearIdleGbps << " Gbps): nothing to calibrate from it\n";
             }
         }
     }
@@ -344,13 +576,25 @@ main(int argc, char** argv)
         std::cerr << "flumen: " << e.what() << "\n";
         return 2;
     }
-    if (points.empty())
+    if (tcpOnly)
+    {
+        points.clear(); // the profiles stay: the built-in ones or --calibration's
+        if (tcpReferences.empty())
+        {
+            std::cerr << "flumen: --tcp-only: no TCP series without idle runs (with a point at "
+                         "most "
+                      << flumen::kNearIdleGbps << " Gbps) in the manifests given\n";
+            return 2;
+        }
+    }
+    if (points.empty() && tcpReferences.empty())
     {
         std::cerr << "flumen: no run without cross traffic in the manifests given\n";
         return 2;
     }
 
-    json models = json::object();
+    json models = keptModels;
+    json transports = json::object();
     try
     {
         std::map<std::string, ModelFit> fits;
@@ -441,6 +685,10 @@ main(int argc, char** argv)
             {
                 f.stop = "matched at the start";
             }
+            else if (checkOnly)
+            {
+                f.stop = "checked only (--check): the built-in parameters, not fitted in this run";
+            }
         }
 
         // Where the worker counts disagree at the start, the communication is exposed
@@ -454,7 +702,7 @@ main(int argc, char** argv)
         std::vector<Request> second;
         for (auto& [model, f] : fits)
         {
-            if (f.Done() || !f.fitShare)
+            if (f.Done() || !f.fitShare || f.theta(1) >= kMaxShare)
             {
                 continue;
             }
@@ -573,12 +821,20 @@ main(int argc, char** argv)
                                          describe(f, t, rt[i]), better ? "" : " (rejected)");
                 if (better)
                 {
+                    double rmsBefore = std::sqrt(f.residual.squaredNorm() / f.residual.size());
+                    double rmsAfter = std::sqrt(rt[i].squaredNorm() / rt[i].size());
                     f.theta = t;
                     f.residual = rt[i];
                     f.lambda = std::max(1e-6, f.lambda / 3);
                     if (f.Matched())
                     {
                         f.stop = "every point within 0.3 %";
+                    }
+                    else if (rmsBefore - rmsAfter < kMinGain)
+                    {
+                        // The points cannot all match (e.g. the share at its bound): each
+                        // simulation costs minutes, so stop once a step gains next to nothing.
+                        f.stop = "a step improved the RMS error by less than 0.1 %";
                     }
                 }
                 else
@@ -628,6 +884,11 @@ main(int argc, char** argv)
             std::cerr << fmt::format("  {} fitted ({}): {}\n", model, f.stop,
                                      describe(f, f.theta, f.residual));
         }
+
+        if (!tcpReferences.empty() && !checkOnly)
+        {
+            transports["tcp"] = FitHostCeiling(tcpReferences, models, iterations, jobs);
+        }
     }
     catch (const std::exception& e)
     {
@@ -638,15 +899,26 @@ main(int argc, char** argv)
                  { "iterations_per_run", iterations },
                  { "manifests", manifests },
                  { "models", models } };
+    if (!transports.empty())
+    {
+        out["transports"] = transports;
+    }
     flumen::WriteFileAtomically(outPath, out.dump(2) + "\n");
     std::cout << "wrote " << outPath << "\n";
     for (auto& [name, m] : models.items())
     {
         std::cout << fmt::format(
-            "  {:<12} compute {:.4f} s, backward share {:.4f}{}, jitter CV "
-            "{:.4f}\n",
-            name, m["compute_s"].get<double>(), m["backward_share"].get<double>(),
-            m["fitted"].size() > 1 ? " (fitted)" : "", m["compute_jitter_cv"].get<double>());
+            "  {:<12} compute {:.4f} s, backward share {:.4f}{}, jitter CV {:.4f}\n", name,
+            m["compute_s"].get<double>(),
+            m.value("backward_share", ns3::ModelProfile::kDefaultBackwardShare),
+            m.contains("fitted") && m["fitted"].size() > 1 ? " (fitted)" : "",
+            m["compute_jitter_cv"].get<double>());
+    }
+    if (transports.contains("tcp"))
+    {
+        std::cout << fmt::format("  tcp          host ceiling {:.3f} Gbps (fitted to near-idle "
+                                 "TCP points, not idle runs)\n",
+                                 transports["tcp"]["host_ceiling_gbps"].get<double>());
     }
     return 0;
 }

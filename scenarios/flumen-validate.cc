@@ -300,6 +300,7 @@ class Planner
 
     void AddPoint(const flumen::Series& s, const flumen::SeriesPoint& sp, bool testbed)
     {
+        const auto references = flumen::NearIdleTcpReferences(s);
         PlannedPoint pp;
         flumen::ValidatedPoint& v = pp.point;
         v.series = s.name;
@@ -312,7 +313,12 @@ class Planner
         v.measuredGbps = sp.idle ? 0.0 : sp.measuredGbps;
         v.idle = sp.idle;
         v.testbed = testbed;
-        v.calibration = sp.idle && testbed;
+        // Idle runs calibrate the compute profiles; a TCP series' near-idle points, the hosts'
+        // TCP ceiling. Both are reported, never counted as validation.
+        v.calibration
+            = testbed
+              && (sp.idle
+                  || std::find(references.begin(), references.end(), &sp) != references.end());
         v.source = sp.source;
         if (testbed)
         {

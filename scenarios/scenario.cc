@@ -980,6 +980,36 @@ ApplyCalibration(json& scenario, const json& calibration, const std::string& cal
                                         "file written by flumen calibrate)",
                                         calibrationSource));
     }
+    if (calibration.contains("transports"))
+    {
+        // The host's TCP ceiling (fitted by calibrate where the testbed ran TCP), unless the
+        // scenario sets its own; it only acts on a TCP job.
+        const json& t = calibration["transports"];
+        if (!t.is_object() || (t.contains("tcp") && !t["tcp"].is_object()))
+        {
+            throw ScenarioError(fmt::format("{}: key 'transports': expected an object of "
+                                            "transports (\"tcp\": {{\"host_ceiling_gbps\": "
+                                            "...}})",
+                                            calibrationSource));
+        }
+        if (t.contains("tcp"))
+        {
+            const json& tcp = t["tcp"];
+            if (!tcp.contains("host_ceiling_gbps") || !tcp["host_ceiling_gbps"].is_number()
+                || !(tcp["host_ceiling_gbps"].get<double>() >= 0))
+            {
+                throw ScenarioError(fmt::format("{}: key 'transports.tcp.host_ceiling_gbps': "
+                                                "expected a number of Gbps (0 = none)",
+                                                calibrationSource));
+            }
+            bool set = scenario.contains("job") && scenario["job"].contains("tcp")
+                       && scenario["job"]["tcp"].contains("host_ceiling_gbps");
+            if (!set)
+            {
+                scenario["job"]["tcp"]["host_ceiling_gbps"] = tcp["host_ceiling_gbps"];
+            }
+        }
+    }
     std::string model = "resnet50";
     if (scenario.contains("job") && scenario["job"].contains("model")
         && scenario["job"]["model"].is_string())

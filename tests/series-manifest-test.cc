@@ -153,3 +153,24 @@ TEST(SeriesManifest, TestbedSettingsTravelWithTheSeries)
         R"({"name": "x", "folder": ".", "experiment": {"configuration": "A", "transport": "rdma", "workers": 4, "cross_traffic": "iperf"}})");
     EXPECT_TRUE(LoadSeries(path).scenario.empty()); // nothing declared: flumen's defaults
 }
+
+TEST(SeriesManifest, NearIdleTcpReferencesAreTheLowestLoadPoints)
+{
+    REQUIRE_TESTBED_DATA();
+    Series tcp = LoadSeries(kManifests + "websearch-tcp-configB.json");
+    auto refs = NearIdleTcpReferences(tcp);
+    ASSERT_EQ(refs.size(), 2u) << "ResNet-50 and BERT-large";
+    for (const SeriesPoint* p : refs)
+    {
+        EXPECT_DOUBLE_EQ(PointLoadGbps(*p), 2.0) << p->source;
+        for (const auto& q : tcp.points)
+        {
+            if (q.model == p->model && std::isfinite(PointLoadGbps(q)))
+            {
+                EXPECT_GE(PointLoadGbps(q), PointLoadGbps(*p)) << q.source;
+            }
+        }
+    }
+    // A series with idle runs calibrates from those instead.
+    EXPECT_TRUE(NearIdleTcpReferences(LoadSeries(kManifests + "iperf-rdma-configA.json")).empty());
+}

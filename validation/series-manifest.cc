@@ -210,4 +210,40 @@ LoadSeries(const std::string& manifestPath)
     return s;
 }
 
+double
+PointLoadGbps(const SeriesPoint& point)
+{
+    return std::isfinite(point.requestedGbps) ? point.requestedGbps : point.measuredGbps;
+}
+
+std::vector<const SeriesPoint*>
+NearIdleTcpReferences(const Series& series)
+{
+    std::vector<const SeriesPoint*> out;
+    if (series.transport != "tcp"
+        || std::any_of(series.points.begin(), series.points.end(),
+                       [](const SeriesPoint& p) { return p.idle; }))
+    {
+        return out;
+    }
+    std::map<std::string, const SeriesPoint*> lowest;
+    for (const auto& p : series.points)
+    {
+        double load = PointLoadGbps(p);
+        if (std::isfinite(load)
+            && (!lowest.count(p.model) || load < PointLoadGbps(*lowest[p.model])))
+        {
+            lowest[p.model] = &p;
+        }
+    }
+    for (const auto& [model, p] : lowest)
+    {
+        if (PointLoadGbps(*p) <= kNearIdleGbps)
+        {
+            out.push_back(p);
+        }
+    }
+    return out;
+}
+
 } // namespace flumen

@@ -62,6 +62,19 @@ struct Series
 /** Reads a manifest and every file it names; errors name the manifest, key, file or line. */
 Series LoadSeries(const std::string& manifestPath);
 
+/** Highest cross-traffic load of a near-idle reference point. */
+constexpr double kNearIdleGbps = 2.5;
+
+/**
+ * The near-idle references of a TCP series without idle runs: per model, its lowest-load
+ * point if that load is at most kNearIdleGbps. `flumen calibrate` fits the hosts' TCP ceiling
+ * to them, so `validate` reports them as calibration points. Empty for other series.
+ */
+std::vector<const SeriesPoint*> NearIdleTcpReferences(const Series& series);
+
+/** A point's cross-traffic load: requested where recorded, else measured (NaN if neither). */
+double PointLoadGbps(const SeriesPoint& point);
+
 } // namespace flumen
 
 #endif

@@ -133,7 +133,7 @@ Summarise(const std::vector<ValidatedPoint>& points)
             {
                 simCurve.push_back({ p->idle ? 0.0 : p->simAchievedGbps, p->simMeanS });
             }
-            if (!p->testbed || p->idle)
+            if (!p->testbed || p->idle || p->calibration)
             {
                 continue;
             }
@@ -565,7 +565,10 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                       meta.command, meta.quick ? " (quick: a ResNet-50 subset)" : "",
                       meta.wallSeconds);
     md += fmt::format(
-        "Compute times: {}. They come from the runs without cross traffic only; those runs are "
+        "Compute profiles: {}. They come from the runs without cross traffic only. Fitted "
+        "beyond those runs, and declared here: the hosts' TCP ceiling "
+        "(`job.tcp.host_ceiling_gbps`), fitted to each TCP series' lowest-load point (at most "
+        "2.5 Gbps), since the TCP series has no run without cross traffic. All these points are "
         "marked `used_for_calibration` in points.csv and left out of every error below. Each "
         "point ran {} iterations ({} warm-up left out) per seed; the simulation offers the "
         "testbed's requested load where the testbed recorded it (TCP series) and its measured "

@@ -27,8 +27,8 @@ struct Calibrated
 const Calibrated kCalibrated[] = {
     { "resnet50", 0.155649, ModelProfile::kDefaultBackwardShare, 0.027002 },
     { "densenet161", 0.373818, ModelProfile::kDefaultBackwardShare, 0.012760 },
-    { "vgg16", 0.303640, ModelProfile::kDefaultBackwardShare, 0.009427 },
-    { "bert-large", 0.353872, ModelProfile::kDefaultBackwardShare, 0.005488 },
+    { "vgg16", 0.3633, 0.95, 0.007382 },
+    { "bert-large", 0.7756, 0.95, 0.004298 },
 };
 
 ModelProfile

@@ -1,0 +1,145 @@
+// flumen calibrate end to end: bad options rejected with nothing written; --check writes the
+// idle table at the built-in profiles; --tcp-only fits the host's TCP ceiling to a near-idle
+// TCP point and keeps the given profiles. (The two-parameter fit itself costs hours of BERT
+// simulation; its run is in the README, "Calibration".)
+#include "scenario.h"
+#include "test-support.h"
+
+#include "ns3/model-profile.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using namespace flumen;
+using nlohmann::json;
+
+namespace
+{
+
+const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
+const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
+
+test::CommandResult
+Calibrate(const std::string& args)
+{
+    return test::RunCommand(std::string(FLUMEN_CALIBRATE_BINARY) + " " + args);
+}
+
+// One shipped manifest cut down to ResNet-50, so that a test simulates a single point.
+std::string
+ResNetOnly(const test::TempDir& dir, const std::string& name)
+{
+    json m = json::parse(test::ReadFile(kManifests + name + ".json"));
+    m["folder"] = fs::absolute(fs::path(kManifests) / m["folder"].get<std::string>())
+                      .lexically_normal()
+                      .string();
+    json models = json::array();
+    for (const auto& e : m["models"])
+    {
+        if (e["model"] == "resnet50")
+        {
+            models.push_back(e);
+        }
+    }
+    m["models"] = models;
+    return dir.Write(name + "-r50.json", m.dump(2));
+}
+
+TEST(Calibrate, BadOptionsAreRejectedAndNothingIsWritten)
+{
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/cal.json";
+    auto r = Calibrate(dir.Path() + "/missing.json --out " + out);
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("missing.json"), std::string::npos) << r.output;
+    r = Calibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --calibration x.json");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("--calibration FILE goes with --tcp-only"), std::string::npos)
+        << r.output;
+    r = Calibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --check --tcp-only");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    r = Calibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --iterations 1");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("--iterations"), std::string::npos) << r.output;
+    r = Calibrate(kManifests + "iperf-rdma-configA.json");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    if (fs::exists(kTestbed))
+    {
+        r = Calibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --tcp-only");
+        EXPECT_EQ(r.exitCode, 2) << r.output;
+        EXPECT_NE(r.output.find("no TCP series"), std::string::npos) << r.output;
+    }
+    EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Calibrate, CheckWritesTheIdleTableAtTheBuiltInProfile)
+{
+    if (!fs::exists(kTestbed))
+    {
+        GTEST_SKIP() << "no testbed data at " << kTestbed;
+    }
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/cal.json";
+    auto r = Calibrate(ResNetOnly(dir, "iperf-rdma-configA") + " --out " + out
+                       + " --check --iterations 2");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    json cal = json::parse(test::ReadFile(out));
+    const json& m = cal["models"]["resnet50"];
+    ns3::ModelProfile builtIn = *ns3::ModelProfile::BuiltIn("resnet50");
+    EXPECT_DOUBLE_EQ(m["compute_s"].get<double>(), builtIn.ComputeSeconds());
+    EXPECT_NEAR(m["backward_share"].get<double>(), builtIn.BackwardShare(), 1e-12);
+    EXPECT_EQ(m["fitted"], json::array({ "compute_s" })) << "one worker count: no share";
+    ASSERT_EQ(m["points"].size(), 1u);
+    const json& p = m["points"][0];
+    double measured = p["measured_mean_s"].get<double>();
+    double simulated = p["simulated_mean_s"].get<double>();
+    EXPECT_NEAR(p["error_percent"].get<double>(), 100 * (simulated - measured) / measured, 1e-9);
+    EXPECT_LT(std::abs(simulated - measured) / measured, 0.05) << r.output;
+    EXPECT_FALSE(cal.contains("transports"));
+    // run, sweep and validate accept what calibrate writes.
+    EXPECT_NO_THROW(flumen::LoadCalibration(out));
+}
+
+TEST(Calibrate, TcpOnlyFitsTheHostCeilingAndKeepsTheProfiles)
+{
+    if (!fs::exists(kTestbed))
+    {
+        GTEST_SKIP() << "no testbed data at " << kTestbed;
+    }
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/cal.json";
+    std::string profiles = dir.Write(
+        "profiles.json",
+        R"({"models": {"resnet50": {"compute_s": 0.1556, "compute_jitter_cv": 0.027, "backward_share": 0.7}}})");
+    auto r = Calibrate(ResNetOnly(dir, "websearch-tcp-configB") + " --out " + out
+                       + " --tcp-only --iterations 2 --calibration " + profiles);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    json cal = json::parse(test::ReadFile(out));
+    EXPECT_DOUBLE_EQ(cal["models"]["resnet50"]["backward_share"].get<double>(), 0.7)
+        << "the given profile is kept";
+    const json& tcp = cal["transports"]["tcp"];
+    double ceiling = tcp["host_ceiling_gbps"].get<double>();
+    EXPECT_GE(ceiling, 1.0);
+    EXPECT_LE(ceiling, 100.0);
+    EXPECT_TRUE(tcp["fitted_beyond_idle_runs"].get<bool>());
+    ASSERT_EQ(tcp["points"].size(), 1u);
+    const json& p = tcp["points"][0];
+    EXPECT_DOUBLE_EQ(p["cross_traffic_gbps"].get<double>(), 2.0) << "the lowest-load point";
+    double measured = p["measured_mean_s"].get<double>();
+    EXPECT_LT(std::abs(p["simulated_mean_s"].get<double>() - measured) / measured, 0.05)
+        << r.output;
+    // The ceiling reaches a TCP job unless the scenario sets its own.
+    json calibration = flumen::LoadCalibration(out);
+    json mine = { { "job", { { "transport", "tcp" } } } };
+    flumen::ApplyCalibration(mine, calibration, out);
+    EXPECT_DOUBLE_EQ(test::Resolve(mine).hostCeilingGbps, ceiling);
+    json own = { { "job", { { "tcp", { { "host_ceiling_gbps", 7.5 } } } } } };
+    flumen::ApplyCalibration(own, calibration, out);
+    EXPECT_DOUBLE_EQ(test::Resolve(own).hostCeilingGbps, 7.5);
+}
+
+} // namespace
