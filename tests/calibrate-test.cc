@@ -20,14 +20,8 @@ using nlohmann::json;
 namespace
 {
 
-const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
-const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
-
-test::CommandResult
-Calibrate(const std::string& args)
-{
-    return test::RunCommand(std::string(FLUMEN_CALIBRATE_BINARY) + " " + args);
-}
+using test::kManifests;
+using test::kTestbed;
 
 // One shipped manifest cut down to ResNet-50, so that a test simulates a single point.
 std::string
@@ -53,23 +47,25 @@ TEST(Calibrate, BadOptionsAreRejectedAndNothingIsWritten)
 {
     test::TempDir dir;
     const std::string out = dir.Path() + "/cal.json";
-    auto r = Calibrate(dir.Path() + "/missing.json --out " + out);
+    auto r = test::RunCalibrate(dir.Path() + "/missing.json --out " + out);
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("missing.json"), std::string::npos) << r.output;
-    r = Calibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --calibration x.json");
+    r = test::RunCalibrate(kManifests + "iperf-rdma-configA.json --out " + out
+                           + " --calibration x.json");
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("--calibration FILE goes with --tcp-only"), std::string::npos)
         << r.output;
-    r = Calibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --check --tcp-only");
+    r = test::RunCalibrate(kManifests + "iperf-rdma-configA.json --out " + out
+                           + " --check --tcp-only");
     EXPECT_EQ(r.exitCode, 2) << r.output;
-    r = Calibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --iterations 1");
+    r = test::RunCalibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --iterations 1");
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("--iterations"), std::string::npos) << r.output;
-    r = Calibrate(kManifests + "iperf-rdma-configA.json");
+    r = test::RunCalibrate(kManifests + "iperf-rdma-configA.json");
     EXPECT_EQ(r.exitCode, 2) << r.output;
     if (fs::exists(kTestbed))
     {
-        r = Calibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --tcp-only");
+        r = test::RunCalibrate(kManifests + "iperf-rdma-configA.json --out " + out + " --tcp-only");
         EXPECT_EQ(r.exitCode, 2) << r.output;
         EXPECT_NE(r.output.find("no TCP series"), std::string::npos) << r.output;
     }
@@ -84,8 +80,8 @@ TEST(Calibrate, CheckWritesTheIdleTableAtTheBuiltInProfile)
     }
     test::TempDir dir;
     const std::string out = dir.Path() + "/cal.json";
-    auto r = Calibrate(ResNetOnly(dir, "iperf-rdma-configA") + " --out " + out
-                       + " --check --iterations 2");
+    auto r = test::RunCalibrate(ResNetOnly(dir, "iperf-rdma-configA") + " --out " + out
+                                + " --check --iterations 2");
     ASSERT_EQ(r.exitCode, 0) << r.output;
     json cal = json::parse(test::ReadFile(out));
     const json& m = cal["models"]["resnet50"];
@@ -115,8 +111,8 @@ TEST(Calibrate, TcpOnlyFitsTheHostCeilingAndKeepsTheProfiles)
     std::string profiles = dir.Write(
         "profiles.json",
         R"({"models": {"resnet50": {"compute_s": 0.1556, "compute_jitter_cv": 0.027, "backward_share": 0.7}}})");
-    auto r = Calibrate(ResNetOnly(dir, "websearch-tcp-configB") + " --out " + out
-                       + " --tcp-only --iterations 2 --calibration " + profiles);
+    auto r = test::RunCalibrate(ResNetOnly(dir, "websearch-tcp-configB") + " --out " + out
+                                + " --tcp-only --iterations 2 --calibration " + profiles);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     json cal = json::parse(test::ReadFile(out));
     EXPECT_DOUBLE_EQ(cal["models"]["resnet50"]["backward_share"].get<double>(), 0.7)

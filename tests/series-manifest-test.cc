@@ -14,8 +14,8 @@ using namespace flumen;
 namespace
 {
 
-const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
-const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
+using test::kManifests;
+using test::kTestbed;
 
 // The manifests point at ../shared/testbed, beside the repository as on CI; a clone without
 // it reports these tests as skipped, with the reason, never as passed.

@@ -70,6 +70,18 @@ RunSweep(const std::string& args)
     return RunCommand(std::string(FLUMEN_SWEEP_BINARY) + " " + args);
 }
 
+CommandResult
+RunValidate(const std::string& args)
+{
+    return RunCommand(std::string(FLUMEN_VALIDATE_BINARY) + " " + args);
+}
+
+CommandResult
+RunCalibrate(const std::string& args)
+{
+    return RunCommand(std::string(FLUMEN_CALIBRATE_BINARY) + " " + args);
+}
+
 std::vector<std::string>
 Lines(const std::string& text)
 {

@@ -37,6 +37,14 @@ CommandResult RunCommand(const std::string& commandLine);
 CommandResult RunFlumen(const std::string& args);
 /** Runs flumen-sweep with these arguments (shell-quoted by the caller where needed). */
 CommandResult RunSweep(const std::string& args);
+/** Runs flumen-validate with these arguments. */
+CommandResult RunValidate(const std::string& args);
+/** Runs flumen-calibrate with these arguments. */
+CommandResult RunCalibrate(const std::string& args);
+
+/** The shipped series manifests, and the testbed data beside the repository (../shared). */
+inline const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
+inline const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
 /** The lines of a text, without their newlines. */
 std::vector<std::string> Lines(const std::string& text);
 std::string ReadFile(const std::string& path);

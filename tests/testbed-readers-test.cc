@@ -14,7 +14,7 @@ using namespace flumen;
 namespace
 {
 
-const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
+using test::kTestbed;
 
 std::string
 ErrorOf(const std::function<void()>& f)
@@ -32,8 +32,8 @@ ErrorOf(const std::function<void()>& f)
 
 // The testbed data sits beside the repository (../shared/testbed), as on CI; a clone without
 // it reports these tests as skipped, with the reason, never as passed.
-#define REQUIRE_TESTBED_DATA()                                                                   \
-    if (!std::filesystem::exists(kTestbed))                                                       \
+#define REQUIRE_TESTBED_DATA()                                                                     \
+    if (!std::filesystem::exists(kTestbed))                                                        \
     GTEST_SKIP() << "no testbed data at " << kTestbed << " (shared/ is not beside the repository)"
 
 } // namespace

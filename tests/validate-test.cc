@@ -18,14 +18,8 @@ using nlohmann::json;
 namespace
 {
 
-const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
-const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
-
-test::CommandResult
-Validate(const std::string& args)
-{
-    return test::RunCommand(std::string(FLUMEN_VALIDATE_BINARY) + " " + args);
-}
+using test::kManifests;
+using test::kTestbed;
 
 // Rows of a CSV without quoted commas (validate quotes only free text), header first.
 std::vector<std::vector<std::string>>
@@ -71,36 +65,38 @@ TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
     test::TempDir dir;
     const std::string out = dir.Path() + "/out";
 
-    auto r = Validate(dir.Path() + "/missing.json --out " + out);
+    auto r = test::RunValidate(dir.Path() + "/missing.json --out " + out);
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("missing.json"), std::string::npos) << r.output;
 
     std::string bad = dir.Write("bad.json", "{\"name\": \"x\", \"folder\": 3}");
-    r = Validate(bad + " --out " + out);
+    r = test::RunValidate(bad + " --out " + out);
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("bad.json"), std::string::npos) << r.output;
 
-    r = Validate(kManifests + "iperf-rdma-configA.json --out " + out + " --models alexnet");
+    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
+                          + " --models alexnet");
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("alexnet"), std::string::npos) << r.output;
 
     std::string badSettings = dir.Write(
         "settings.json",
         R"({"name": "x", "folder": ".", "experiment": {"configuration": "A", "transport": "rdma", "workers": 4, "cross_traffic": "iperf"}, "scenario": {"topology": {"switch_queue": {"discipline": "wred"}}}})");
-    r = Validate(badSettings + " --out " + out);
+    r = test::RunValidate(badSettings + " --out " + out);
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("settings.json: scenario: key 'topology.switch_queue.discipline'"),
               std::string::npos)
         << r.output;
 
-    r = Validate(kManifests + "iperf-rdma-configA.json --out " + out + " --seeds 0");
+    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out + " --seeds 0");
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("--seeds"), std::string::npos) << r.output;
 
     std::string cal = dir.Write("cal.json", "{\"models\": {\"resnet50\": {\"compute_s\": \"x\"}}}");
     if (fs::exists(kTestbed))
     {
-        r = Validate(kManifests + "iperf-rdma-configA.json --out " + out + " --calibration " + cal);
+        r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
+                              + " --calibration " + cal);
         EXPECT_EQ(r.exitCode, 2) << r.output;
         EXPECT_NE(r.output.find("cal.json"), std::string::npos) << r.output;
         EXPECT_NE(r.output.find("compute_s"), std::string::npos) << r.output;
@@ -121,7 +117,7 @@ TEST(Validate, QuickSeriesReportAndResume)
     const std::string args
         = kManifests + "iperf-rdma-configA.json --quick --iterations 3 --seeds 2 --jobs 2 --out "
           + out;
-    auto r = Validate(args);
+    auto r = test::RunValidate(args);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     EXPECT_NE(r.output.find("resnet50"), std::string::npos) << r.output;
 
@@ -218,7 +214,7 @@ TEST(Validate, QuickSeriesReportAndResume)
 
     // Again: nothing re-simulated, the same report figures.
     std::string before = test::ReadFile(out + "/points.csv");
-    r = Validate(args);
+    r = test::RunValidate(args);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     EXPECT_NE(r.output.find("0 to run"), std::string::npos) << r.output;
     EXPECT_EQ(test::ReadFile(out + "/points.csv"), before);
