@@ -22,10 +22,6 @@ using nlohmann::json;
 namespace
 {
 
-// The testbed hosts' TCP ceiling from `flumen calibrate --tcp-only` (validation/
-// calibration.json, README "Calibration"), as the built-in model profiles carry theirs.
-constexpr double kCalibratedTcpCeilingGbps = 14.807;
-
 KeySpec
 Key(std::string path, KeyType type, json def, std::string help, double min = -1e300,
     double max = 1e300)
@@ -192,10 +188,10 @@ MakeKeys()
                     0, 1e7));
     k.push_back(Key("job.tcp.sockets_per_peer", KeyType::Integer, 2,
                     "TCP connections from each worker to the next (NCCL sockets)", 1, 64));
-    k.push_back(Key("job.tcp.host_ceiling_gbps", KeyType::Number, kCalibratedTcpCeilingGbps,
+    k.push_back(Key("job.tcp.host_ceiling_gbps", KeyType::Number, 0.0,
                     "host-side throughput ceiling of NCCL's socket path per worker (0 = none; "
-                    "default: fitted by flumen calibrate to the testbed's near-idle TCP points, "
-                    "README \"Calibration\")",
+                    "the testbed's, fitted by flumen calibrate, is in "
+                    "validation/calibration.json)",
                     0, 1000));
     k.push_back(Choice("cross_traffic.type", "none",
                        { "none", "iperf", "websearch", "burst", "replay" },
