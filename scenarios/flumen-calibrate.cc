@@ -76,6 +76,23 @@ struct IdlePoint
     double simulatedS = 0;    //!< at the model's fitted parameters
 };
 
+// A testbed point to simulate, with its series' experiment and settings.
+IdlePoint
+PointOf(const flumen::Series& series, const flumen::SeriesPoint& sp)
+{
+    IdlePoint p;
+    p.series = series.name;
+    p.configuration = series.configuration;
+    p.transport = series.transport;
+    p.workers = series.workers;
+    p.model = sp.model;
+    p.measuredMeanS = sp.meanS;
+    p.measuredP99S = sp.p99S;
+    p.source = sp.source;
+    p.testbedSettings = series.scenario;
+    return p;
+}
+
 // The per-phase jitter CV that gives an iteration spread like the measured one: p99 - mean
 // read as a normal tail (2.326 sigma) of the sum of independently jittered forward and
 // backward phases.
@@ -130,9 +147,9 @@ constexpr double kMinShare = 0.5;
 constexpr double kMaxShare = 0.95;
 constexpr double kTolerance = 0.003; //!< relative error at which a point counts as matched
 constexpr int kMaxSteps = 8;
-constexpr double kMinGain = 0.001;            //!< least RMS improvement of a step worth another
-constexpr double kTestbedLinkBps = 25e9;      //!< for the second start's guess only
-constexpr double kStartCeilingGbps = 10;      //!< "roughly 10 Gbps" (DESIGN.md): the start only
+constexpr double kMinGain = 0.001;       //!< least RMS improvement of a step worth another
+constexpr double kTestbedLinkBps = 25e9; //!< for the second start's guess only
+constexpr double kStartCeilingGbps = 10; //!< "roughly 10 Gbps" (DESIGN.md): the start only
 
 /** The least-squares fit of one model's parameters: theta = (compute_s [, backward_share]). */
 struct ModelFit
@@ -521,18 +538,9 @@ main(int argc, char** argv)
             {
                 if (ns3::ModelProfile::BuiltIn(sp->model))
                 {
-                    IdlePoint p;
-                    p.series = series.name;
-                    p.configuration = series.configuration;
-                    p.transport = series.transport;
-                    p.workers = series.workers;
-                    p.model = sp->model;
-                    p.measuredMeanS = sp->meanS;
-                    p.measuredP99S = sp->p99S;
-                    p.source = sp->source;
+                    IdlePoint p = PointOf(series, *sp);
                     p.loadGbps = flumen::PointLoadGbps(*sp);
                     p.crossTraffic = series.crossTraffic;
-                    p.testbedSettings = series.scenario;
                     tcpReferences.push_back(p);
                     any = true;
                 }
@@ -549,17 +557,8 @@ main(int argc, char** argv)
                               << "' is not built in; skipped\n";
                     continue;
                 }
-                IdlePoint p;
-                p.series = series.name;
-                p.configuration = series.configuration;
-                p.transport = series.transport;
-                p.workers = series.workers;
-                p.model = sp.model;
-                p.measuredMeanS = sp.meanS;
-                p.measuredP99S = sp.p99S;
-                p.source = sp.source;
+                IdlePoint p = PointOf(series, sp);
                 p.spread = std::max(0.0, sp.p99S - sp.meanS) / sp.meanS;
-                p.testbedSettings = series.scenario;
                 points.push_back(p);
                 any = true;
             }

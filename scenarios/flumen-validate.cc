@@ -200,6 +200,7 @@ class Planner
             {
                 ps = QuickSubset(ps);
             }
+            const auto references = flumen::NearIdleTcpReferences(s);
             bool hasIdle = std::any_of(ps.begin(), ps.end(), [](auto* p) { return p->idle; });
             if (!hasIdle)
             {
@@ -210,11 +211,16 @@ class Planner
                 idle.measuredGbps = 0;
                 idle.index = kNoIndex;
                 idle.source = s.manifest;
-                AddPoint(s, idle, false);
+                AddPoint(s, idle, false, false);
             }
             for (const auto* p : ps)
             {
-                AddPoint(s, *p, true);
+                // Idle runs calibrate the compute profiles; a TCP series' near-idle points, the
+                // hosts' TCP ceiling. Both are reported, never counted as validation.
+                bool calibration
+                    = p->idle
+                      || std::find(references.begin(), references.end(), p) != references.end();
+                AddPoint(s, *p, true, calibration);
             }
         }
         for (const auto& c : s.cdfs)
@@ -298,9 +304,9 @@ class Planner
         return out;
     }
 
-    void AddPoint(const flumen::Series& s, const flumen::SeriesPoint& sp, bool testbed)
+    void AddPoint(const flumen::Series& s, const flumen::SeriesPoint& sp, bool testbed,
+                  bool calibration)
     {
-        const auto references = flumen::NearIdleTcpReferences(s);
         PlannedPoint pp;
         flumen::ValidatedPoint& v = pp.point;
         v.series = s.name;
@@ -313,12 +319,7 @@ class Planner
         v.measuredGbps = sp.idle ? 0.0 : sp.measuredGbps;
         v.idle = sp.idle;
         v.testbed = testbed;
-        // Idle runs calibrate the compute profiles; a TCP series' near-idle points, the hosts'
-        // TCP ceiling. Both are reported, never counted as validation.
-        v.calibration
-            = testbed
-              && (sp.idle
-                  || std::find(references.begin(), references.end(), &sp) != references.end());
+        v.calibration = calibration;
         v.source = sp.source;
         if (testbed)
         {
@@ -327,9 +328,7 @@ class Planner
         }
         if (!sp.idle)
         {
-            v.offeredGbps = std::isfinite(sp.requestedGbps) && sp.requestedGbps > 0
-                                ? sp.requestedGbps
-                                : sp.measuredGbps;
+            v.offeredGbps = flumen::PointLoadGbps(sp);
             if (!(v.offeredGbps > 0))
             {
                 throw flumen::ScenarioError(

@@ -1022,29 +1022,38 @@ ApplyCalibration(json& scenario, const json& calibration, const std::string& cal
         return false;
     }
     const json& m = calibration["models"][model];
-    for (const char* field : { "compute_s", "compute_jitter_cv", "backward_share" })
+    // Each field fills the job unless the scenario sets its own. A calibration without a
+    // backward share (one fitted parameter) keeps the model's.
+    struct Field
     {
-        // A calibration without a backward share (one fitted parameter) keeps the model's.
-        if (std::string(field) == "backward_share" && !m.contains(field))
+        const char* name;
+        bool required;
+        double min, max; //!< open below, closed above
+    };
+    for (const Field& f : { Field{ "compute_s", true, -1e300, 1e300 },
+                            Field{ "compute_jitter_cv", true, -1e300, 1e300 },
+                            Field{ "backward_share", false, 0, 0.98 } })
+    {
+        if (!f.required && !m.contains(f.name))
         {
             continue;
         }
-        if (!m.contains(field) || !m[field].is_number())
+        if (!m.contains(f.name) || !m[f.name].is_number())
         {
             throw ScenarioError(fmt::format("{}: key 'models.{}.{}': expected a number",
-                                            calibrationSource, model, field));
+                                            calibrationSource, model, f.name));
         }
-        if (std::string(field) == "backward_share"
-            && !(m[field].get<double>() > 0 && m[field].get<double>() <= 0.98))
+        double v = m[f.name].get<double>();
+        if (!(v > f.min && v <= f.max))
         {
-            throw ScenarioError(fmt::format("{}: key 'models.{}.backward_share': expected a "
-                                            "number in (0, 0.98], got {}",
-                                            calibrationSource, model, m[field].dump()));
+            throw ScenarioError(fmt::format("{}: key 'models.{}.{}': expected a number in ({}, "
+                                            "{}], got {}",
+                                            calibrationSource, model, f.name, f.min, f.max,
+                                            m[f.name].dump()));
         }
-        bool set = scenario.contains("job") && scenario["job"].contains(field);
-        if (!set)
+        if (!(scenario.contains("job") && scenario["job"].contains(f.name)))
         {
-            scenario["job"][field] = m[field];
+            scenario["job"][f.name] = m[f.name];
         }
     }
     return true;

@@ -74,10 +74,7 @@ TEST(Calibrate, BadOptionsAreRejectedAndNothingIsWritten)
 
 TEST(Calibrate, CheckWritesTheIdleTableAtTheBuiltInProfile)
 {
-    if (!fs::exists(kTestbed))
-    {
-        GTEST_SKIP() << "no testbed data at " << kTestbed;
-    }
+    REQUIRE_TESTBED_DATA();
     test::TempDir dir;
     const std::string out = dir.Path() + "/cal.json";
     auto r = test::RunCalibrate(ResNetOnly(dir, "iperf-rdma-configA") + " --out " + out
@@ -102,10 +99,7 @@ TEST(Calibrate, CheckWritesTheIdleTableAtTheBuiltInProfile)
 
 TEST(Calibrate, TcpOnlyFitsTheHostCeilingAndKeepsTheProfiles)
 {
-    if (!fs::exists(kTestbed))
-    {
-        GTEST_SKIP() << "no testbed data at " << kTestbed;
-    }
+    REQUIRE_TESTBED_DATA();
     test::TempDir dir;
     const std::string out = dir.Path() + "/cal.json";
     std::string profiles = dir.Write(

@@ -17,12 +17,6 @@ namespace
 using test::kManifests;
 using test::kTestbed;
 
-// The manifests point at ../shared/testbed, beside the repository as on CI; a clone without
-// it reports these tests as skipped, with the reason, never as passed.
-#define REQUIRE_TESTBED_DATA()                                                                     \
-    if (!std::filesystem::exists(kTestbed))                                                        \
-    GTEST_SKIP() << "no testbed data at " << kTestbed << " (shared/ is not beside the repository)"
-
 const SeriesPoint*
 Find(const Series& s, const std::string& model, double index)
 {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,13 @@ CommandResult RunCalibrate(const std::string& args);
 /** The shipped series manifests, and the testbed data beside the repository (../shared). */
 inline const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
 inline const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
+
+// The manifests point at ../shared/testbed, beside the repository as on CI; a clone without
+// it reports the tests that need it as skipped, with the reason, never as passed.
+#define REQUIRE_TESTBED_DATA()                                                                     \
+    if (!std::filesystem::exists(flumen::test::kTestbed))                                          \
+    GTEST_SKIP() << "no testbed data at " << flumen::test::kTestbed                                \
+                 << " (shared/ is not beside the repository)"
 /** The lines of a text, without their newlines. */
 std::vector<std::string> Lines(const std::string& text);
 std::string ReadFile(const std::string& path);

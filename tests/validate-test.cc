@@ -107,11 +107,7 @@ TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
 
 TEST(Validate, QuickSeriesReportAndResume)
 {
-    if (!fs::exists(kTestbed))
-    {
-        GTEST_SKIP() << "no testbed data at " << kTestbed
-                     << " (shared/ is not beside the repository)";
-    }
+    REQUIRE_TESTBED_DATA();
     test::TempDir dir;
     const std::string out = dir.Path() + "/v";
     const std::string args

@@ -213,7 +213,8 @@ LoadSeries(const std::string& manifestPath)
 double
 PointLoadGbps(const SeriesPoint& point)
 {
-    return std::isfinite(point.requestedGbps) ? point.requestedGbps : point.measuredGbps;
+    return std::isfinite(point.requestedGbps) && point.requestedGbps > 0 ? point.requestedGbps
+                                                                         : point.measuredGbps;
 }
 
 std::vector<const SeriesPoint*>

@@ -72,7 +72,7 @@ constexpr double kNearIdleGbps = 2.5;
  */
 std::vector<const SeriesPoint*> NearIdleTcpReferences(const Series& series);
 
-/** A point's cross-traffic load: requested where recorded, else measured (NaN if neither). */
+/** A point's cross-traffic load: requested where recorded (> 0), else measured (NaN if neither). */
 double PointLoadGbps(const SeriesPoint& point);
 
 } // namespace flumen
