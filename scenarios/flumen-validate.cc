@@ -1,12 +1,14 @@
 // flumen-validate: `./flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick]
-// [--jobs N] [--iterations N] [--seeds N] [--models a,b]`.
+// [--jobs N] [--iterations N] [--seeds N] [--models a,b] [--max-sim-s S]`.
 //
 // Simulates every testbed point of the manifests at the testbed's load (the requested load
 // where the testbed recorded it, the measured load otherwise), through the same point pool as
 // `flumen sweep` (DIR/points/, resumable, a failure recorded and the rest carried on), then
 // writes DIR/points.csv, series.csv, cdfs.csv, report.md and plots/ (validation-report.h).
 // A point's folder name includes a hash of its scenario: a new calibration or a changed
-// setting re-runs it instead of reusing a stale result.
+// setting re-runs it instead of reusing a stale result. Each run simulates at most
+// --max-sim-s seconds; a job unfinished by then makes the point "censored": only a lower bound
+// on its mean is known (the testbed's worst points took minutes per iteration).
 // Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
 #include "atomic-file.h"
 #include "point-pool.h"
@@ -41,7 +43,7 @@ namespace
 
 const char* kUsage
     = "usage: flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick] [--jobs N]\n"
-      "                       [--iterations N] [--seeds N] [--models m1,m2]\n"
+      "                       [--iterations N] [--seeds N] [--models m1,m2] [--max-sim-s S]\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
       "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
@@ -49,7 +51,9 @@ const char* kUsage
       "warm-up)\n"
       "  --seeds N           seeds for congested points, where variance matters (default 2;\n"
       "                      quick 1)\n"
-      "  --models a,b        only these models\n";
+      "  --models a,b        only these models\n"
+      "  --max-sim-s S       simulated seconds per run at most (default 30); a job unfinished\n"
+      "                      by then is reported as censored, with a lower bound on its mean\n";
 
 struct Options
 {
@@ -61,6 +65,7 @@ struct Options
     int iterations = 0; // 0: the mode's default
     int seeds = 0;      // 0: the mode's default (2; quick 1)
     std::set<std::string> models;
+    double maxSimS = 30;
 };
 
 // A run's folder name: readable, and a hash of the whole scenario, so that a changed
@@ -142,7 +147,10 @@ class Planner
                        { "iterations", iterations },
                        { "warmup_iterations", m_warmup } } },
                    { "outputs", { { "link_bin_us", 0 } } },
-                   { "simulation", { { "progress_interval_s", 0 }, { "max_time_s", 3600 } } } };
+                   { "simulation",
+                     { { "progress_interval_s", 0 },
+                       { "max_time_s", m_options.maxSimS },
+                       { "on_max_time", "report" } } } };
         j["cross_traffic"] = loadGbps > 0 ? json{ { "type", traffic }, { "load_gbps", loadGbps } }
                                           : json{ { "type", "none" } };
         if (traffic == "iperf" && loadGbps > 0)
@@ -381,7 +389,7 @@ ParseOptions(int argc, char** argv, Options& o)
             return n;
         };
         if ((a == "--out" || a == "--calibration" || a == "--jobs" || a == "--iterations"
-             || a == "--seeds" || a == "--models")
+             || a == "--seeds" || a == "--models" || a == "--max-sim-s")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
@@ -395,6 +403,25 @@ ParseOptions(int argc, char** argv, Options& o)
                 o.iterations = intValue(v, 3, 100000);
             else if (a == "--seeds")
                 o.seeds = intValue(v, 1, 100);
+            else if (a == "--max-sim-s")
+            {
+                size_t used = 0;
+                double d = -1;
+                try
+                {
+                    d = std::stod(v, &used);
+                }
+                catch (const std::exception&)
+                {
+                }
+                if (used != v.size() || !(d > 0 && d <= 1e6))
+                {
+                    throw std::invalid_argument(fmt::format(
+                        "--max-sim-s: expected simulated seconds above 0 (at most 1e6), got '{}'",
+                        v));
+                }
+                o.maxSimS = d;
+            }
             else
             {
                 std::stringstream ss(v);
@@ -436,15 +463,32 @@ ParseOptions(int argc, char** argv, Options& o)
     return true;
 }
 
-// Reads a finished run: its summary and its iteration times (warm-up left out, all workers).
+// What one finished simulation run says.
+struct RunResult
+{
+    json summary;
+    bool jobFinished = true;
+    double meanS = flumen::kUnknown;       //!< measured iterations, all workers
+    double lowerBoundS = flumen::kUnknown; //!< an unfinished job: the mean is at least this
+};
+
+// Reads a finished run: its summary and its iteration times (warm-up left out, all workers),
+// appended to `durations`.
 bool
-ReadRun(const fs::path& dir, json& summary, std::vector<double>& durations)
+ReadRun(const fs::path& dir, RunResult& run, std::vector<double>& durations)
 {
     if (!flumen::PointFinished(dir.parent_path(), dir.filename().string()))
     {
         return false;
     }
+    json& summary = run.summary;
     summary = json::parse(flumen::ReadTextFile(dir / "summary.json"));
+    run.jobFinished = summary.value("job_finished", true);
+    run.meanS = summary["iteration_time_s"]["mean"].get<double>();
+    if (!run.jobFinished)
+    {
+        run.lowerBoundS = summary["iteration_time_lower_bound_s"].get<double>();
+    }
     for (const auto& r : flumen::ParseIterationsCsv(flumen::ReadTextFile(dir / "iterations.csv"),
                                                     (dir / "iterations.csv").string()))
     {
@@ -573,29 +617,41 @@ main(int argc, char** argv)
         std::vector<double> durations;
         double achieved = 0;
         std::string failure;
+        int unfinished = 0;
+        double bound = 0; // mean over seeds of each seed's mean or, if unfinished, lower bound
         for (const auto& id : pp.runIds)
         {
-            json summary;
-            if (ReadRun(pointsDir / id, summary, durations))
+            RunResult run;
+            if (ReadRun(pointsDir / id, run, durations))
             {
                 ++v.seeds;
-                achieved += summary["cross_traffic"]["achieved_gbps"].get<double>();
+                achieved += run.summary["cross_traffic"]["achieved_gbps"].get<double>();
+                unfinished += run.jobFinished ? 0 : 1;
+                bound += run.jobFinished ? run.meanS : run.lowerBoundS;
             }
             else if (failure.empty())
             {
                 failure = flumen::PointFailure(pointsDir, id);
             }
         }
-        if (v.seeds > 0 && !durations.empty())
+        if (v.seeds > 0)
+        {
+            v.simAchievedGbps = v.idle ? 0.0 : achieved / v.seeds;
+        }
+        if (v.seeds > 0 && unfinished > 0)
+        {
+            v.simMeanLowerBoundS = bound / v.seeds;
+        }
+        else if (v.seeds > 0 && !durations.empty())
         {
             auto st = flumen::Summarize(durations);
             v.simMeanS = st.mean;
             v.simP99S = st.p99;
-            v.simAchievedGbps = v.idle ? 0.0 : achieved / v.seeds;
         }
-        v.status = v.seeds == v.seedsPlanned ? "done"
-                   : v.seeds > 0             ? "partial"
-                                             : (failure.empty() ? "not run" : "failed: " + failure);
+        v.status = unfinished > 0              ? "censored"
+                   : v.seeds == v.seedsPlanned ? "done"
+                   : v.seeds > 0               ? "partial"
+                                 : (failure.empty() ? "not run" : "failed: " + failure);
         if (v.seeds != v.seedsPlanned)
         {
             ++incomplete;
@@ -629,11 +685,16 @@ main(int argc, char** argv)
     for (auto& pc : plan.cdfs)
     {
         auto c = pc.cdf;
-        json summary;
-        if (ReadRun(pointsDir / pc.runId, summary, c.simulated))
+        RunResult run;
+        if (ReadRun(pointsDir / pc.runId, run, c.simulated))
         {
-            c.ks = flumen::KolmogorovSmirnov(c.simulated, c.measured);
-            c.status = "done";
+            // An unfinished run's iterations are its first ones only: the KS distance is
+            // computed, and the status says so.
+            c.ks = c.simulated.empty() ? flumen::kUnknown
+                                       : flumen::KolmogorovSmirnov(c.simulated, c.measured);
+            c.status = run.jobFinished ? "done"
+                                       : fmt::format("censored: {} iterations by {} s simulated",
+                                                     c.simulated.size(), o.maxSimS);
         }
         else
         {
@@ -650,6 +711,7 @@ main(int argc, char** argv)
     meta.iterations = planner.Iterations();
     meta.warmup = planner.Warmup();
     meta.wallSeconds = ran.wallSeconds;
+    meta.maxSimS = o.maxSimS;
     meta.testbedSettings = testbedSettings;
     meta.calibration = o.calibrationFile.empty()
                            ? "the built-in model profiles (calibrated with `flumen calibrate` on "

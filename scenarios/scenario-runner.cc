@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
 namespace flumen
@@ -116,8 +117,21 @@ struct RunState
         jobBytesAtWindow = JobBytes();
     }
 
+    // Per rank: when its first iteration and its first measured iteration began (iterations
+    // run back to back, so an unfinished rank's iterations last at least until now).
+    std::map<uint32_t, Time> firstStart;
+    std::map<uint32_t, Time> measuredStart;
+
     void OnIterationStart(uint32_t rank, uint32_t iteration, Time at)
     {
+        if (iteration == 0)
+        {
+            firstStart[rank] = at;
+        }
+        if (iteration == scenario->warmupIterations)
+        {
+            measuredStart[rank] = at;
+        }
         // The measurement window opens when the first worker begins its first measured
         // iteration.
         if (!windowOpen && iteration == scenario->warmupIterations)
@@ -460,7 +474,9 @@ RunScenario(const Scenario& s, const RunOptions& options)
     Simulator::Run();
 
     const double simEnd = Simulator::Now().GetSeconds();
-    if (!fixed && s.jobEnabled && state.iterationsDone < state.workers * s.iterations)
+    const bool jobUnfinished
+        = !fixed && s.jobEnabled && state.iterationsDone < state.workers * s.iterations;
+    if (jobUnfinished && !s.reportUnfinished)
     {
         uint32_t done = state.iterationsDone / std::max(1u, state.workers);
         std::string ranks;
@@ -598,6 +614,50 @@ RunScenario(const Scenario& s, const RunOptions& options)
     summary["warmup_iterations"] = s.jobEnabled ? s.warmupIterations : 0;
     summary["workers"] = state.workers;
     summary["iteration_time_s"] = StatsJson(stats);
+    if (s.jobEnabled && !fixed)
+    {
+        summary["job_finished"] = !jobUnfinished;
+    }
+    if (jobUnfinished)
+    {
+        // What an unfinished job still tells: its mean measured iteration time is at least
+        // (now - start of the rank's first measured iteration) / measured iterations, as
+        // iterations run back to back. A rank still in its warm-up only bounds the mean over
+        // all its iterations, warm-up included: approximate for the measured ones.
+        const uint32_t measured = s.iterations - s.warmupIterations;
+        std::map<uint32_t, std::pair<uint32_t, double>> done; // rank: measured count, sum
+        for (const auto& r : state.recorder->GetRecords())
+        {
+            if (r.iteration >= s.warmupIterations)
+            {
+                done[r.rank].first++;
+                done[r.rank].second += (r.end - r.start).GetSeconds();
+            }
+        }
+        double bound = 0;
+        bool strict = true;
+        for (uint32_t rank = 0; rank < state.workers; ++rank)
+        {
+            if (done[rank].first == measured)
+            {
+                bound += done[rank].second / measured;
+            }
+            else if (state.measuredStart.count(rank))
+            {
+                bound += (simEnd - state.measuredStart[rank].GetSeconds()) / measured;
+            }
+            else
+            {
+                strict = false;
+                double start
+                    = state.firstStart.count(rank) ? state.firstStart[rank].GetSeconds() : 0.0;
+                bound += (simEnd - start) / s.iterations;
+            }
+        }
+        summary["iterations_completed"] = state.iterationsDone / std::max(1u, state.workers);
+        summary["iteration_time_lower_bound_s"] = bound / std::max(1u, state.workers);
+        summary["iteration_time_lower_bound_strict"] = strict;
+    }
     if (s.jobEnabled)
     {
         // No-contention estimate: compute plus the ring's bytes (with TCP/IP headers) at
@@ -739,6 +799,20 @@ FormatHumanSummary(const json& sm)
         double idle = sm["model"]["idle_estimate_s"].get<double>();
         out += fmt::format("  iterations       {} measured per worker ({} warm-up left out)\n",
                            sm["iterations"].get<int>(), sm["warmup_iterations"].get<int>());
+        if (sm.contains("job_finished") && !sm["job_finished"].get<bool>())
+        {
+            out += fmt::format(
+                "  UNFINISHED       {} of {} iterations by simulation.max_time_s = {} s; mean "
+                "iteration time at least {:.4f} s ({}); the figures below cover the finished "
+                "ones\n",
+                sm["iterations_completed"].get<int>(),
+                sm["iterations"].get<int>() + sm["warmup_iterations"].get<int>(),
+                sc["simulation"]["max_time_s"].get<double>(),
+                sm["iteration_time_lower_bound_s"].get<double>(),
+                sm["iteration_time_lower_bound_strict"].get<bool>()
+                    ? "strict"
+                    : "approximate: a rank was still in its warm-up");
+        }
         out += fmt::format("  iteration time   mean {:.4f} s  p50 {:.4f}  p99 {:.4f}  "
                            "(min {:.4f}, max {:.4f}, stdev {:.4f})\n",
                            it["mean"].get<double>(), it["p50"].get<double>(),

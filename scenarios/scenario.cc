@@ -254,6 +254,10 @@ MakeKeys()
                     "TCP negotiates ECN (Linux default: only when asked, so off)"));
     k.push_back(Key("simulation.max_time_s", KeyType::Number, 600.0,
                     "simulated-time limit; a job not finished by then is an error", 1e-6, 1e7));
+    k.push_back(Choice("simulation.on_max_time", "error", { "error", "report" },
+                       "a job unfinished at simulation.max_time_s: error (nothing written), or "
+                       "report (the iterations that finished, job_finished = false and a lower "
+                       "bound on the mean iteration time)"));
     k.push_back(Key("simulation.duration_s", KeyType::Number, 0.0,
                     "simulated time to run when job.enabled is false (0 = until the job "
                     "finishes)",
@@ -934,6 +938,7 @@ ResolveScenario(const json& user, const std::string& source)
     s.tcpSack = Get(r, "tcp.sack").get<bool>();
 
     s.maxTimeS = Get(r, "simulation.max_time_s").get<double>();
+    s.reportUnfinished = Get(r, "simulation.on_max_time").get<std::string>() == "report";
     s.durationS = Get(r, "simulation.duration_s").get<double>();
     s.scheduler = Get(r, "simulation.scheduler").get<std::string>();
     s.progressIntervalS = Get(r, "simulation.progress_interval_s").get<double>();

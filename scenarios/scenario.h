@@ -139,6 +139,7 @@ struct Scenario
     bool tcpSack;
 
     double maxTimeS;
+    bool reportUnfinished; //!< simulation.on_max_time = report
     double durationS;
     std::string scheduler;
     double progressIntervalS;

@@ -3,6 +3,7 @@
 #include "run-outputs.h"
 #include "test-support.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -77,6 +78,46 @@ TEST(RunnerCli, TimeLimitHitIsAnErrorWithNoOutputs)
     EXPECT_EQ(r.exitCode, 1) << r.output;
     EXPECT_NE(r.output.find("simulation.max_time_s"), std::string::npos) << r.output;
     EXPECT_FALSE(fs::exists(out));
+}
+
+// With on_max_time = report, a job cut short still writes its outputs, says it did not finish,
+// and bounds its mean from below. Same seed, same trajectory up to the cut: the bound must not
+// exceed the mean of the whole run.
+TEST(RunnerCli, TimeLimitReportedGivesALowerBoundOfTheWholeRunsMean)
+{
+    test::TempDir dir;
+    std::string file = dir.Write("small.json", kSmall);
+    auto full = test::RunFlumen(file + " --out " + dir.Path() + "/full");
+    ASSERT_EQ(full.exitCode, 0) << full.output;
+    auto whole = nlohmann::json::parse(test::ReadFile(dir.Path() + "/full/summary.json"));
+    EXPECT_TRUE(whole["job_finished"].get<bool>());
+    EXPECT_FALSE(whole.contains("iteration_time_lower_bound_s"));
+    const double mean = whole["iteration_time_s"]["mean"].get<double>();
+    const double end = whole["simulated_time_s"].get<double>();
+    // Cut inside the last iteration (strict bound), and inside the warm-up (approximate).
+    for (double at : { end - 0.3 * mean, 0.5 * mean })
+    {
+        std::string out = dir.Path() + fmt::format("/cut{}", at);
+        auto r = test::RunFlumen(file
+                                 + fmt::format(" --set simulation.max_time_s={} --set "
+                                               "simulation.on_max_time=report --out {}",
+                                               at, out));
+        ASSERT_EQ(r.exitCode, 0) << r.output;
+        EXPECT_NE(r.output.find("UNFINISHED"), std::string::npos) << r.output;
+        auto cut = nlohmann::json::parse(test::ReadFile(out + "/summary.json"));
+        EXPECT_FALSE(cut["job_finished"].get<bool>());
+        EXPECT_LT(cut["iterations_completed"].get<int>(), 3);
+        const double bound = cut["iteration_time_lower_bound_s"].get<double>();
+        EXPECT_GT(bound, 0.0);
+        EXPECT_LE(bound, mean * (1 + 1e-9)) << "cut at " << at;
+        const bool inWarmup = at < mean;
+        EXPECT_EQ(cut["iteration_time_lower_bound_strict"].get<bool>(), !inWarmup);
+        if (!inWarmup)
+        {
+            // Two of the three iterations' worth of time have passed: not a trivial bound.
+            EXPECT_GT(bound, 0.5 * mean);
+        }
+    }
 }
 
 TEST(RunnerCli, SameScenarioAndSeedGiveIdenticalIterations)

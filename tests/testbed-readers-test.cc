@@ -30,12 +30,6 @@ ErrorOf(const std::function<void()>& f)
     return "";
 }
 
-// The testbed data sits beside the repository (../shared/testbed), as on CI; a clone without
-// it reports these tests as skipped, with the reason, never as passed.
-#define REQUIRE_TESTBED_DATA()                                                                     \
-    if (!std::filesystem::exists(kTestbed))                                                        \
-    GTEST_SKIP() << "no testbed data at " << kTestbed << " (shared/ is not beside the repository)"
-
 } // namespace
 
 TEST(TestbedReaders, EveryShippedFileReads)

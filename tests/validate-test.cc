@@ -216,4 +216,47 @@ TEST(Validate, QuickSeriesReportAndResume)
     EXPECT_EQ(test::ReadFile(out + "/points.csv"), before);
 }
 
+// A point whose runs reach --max-sim-s before their iterations finish is censored: no mean, a
+// lower bound, counted apart in series.csv and left out of the medians.
+TEST(Validate, RunsOverTheSimulatedTimeBudgetAreCensoredNotCounted)
+{
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/v";
+    // ResNet-50 iterations last about 0.16 s: 0.25 s ends the runs inside their second (first
+    // measured) iteration.
+    auto r = test::RunValidate(kManifests
+                               + "iperf-rdma-configA.json --quick --iterations 3 --seeds 1 "
+                                 "--jobs 2 --max-sim-s 0.25 --out "
+                               + out);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    auto rows = CsvRows(test::ReadFile(out + "/points.csv"));
+    ASSERT_EQ(rows.size(), 4u);
+    const auto& h = rows[0];
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        const auto& row = rows[i];
+        ASSERT_EQ(row.size(), h.size());
+        EXPECT_EQ(row[Column(h, "status")], "censored");
+        EXPECT_TRUE(row[Column(h, "simulated_mean_s")].empty());
+        EXPECT_TRUE(row[Column(h, "mean_error_pct")].empty());
+        double bound = std::stod(row[Column(h, "simulated_mean_lower_bound_s")]);
+        // At least the 0.25 - 0.16 s of the first measured iteration over the two measured.
+        EXPECT_GT(bound, 0.03);
+        EXPECT_LT(bound, 0.125);
+        double tb = std::stod(row[Column(h, "testbed_mean_s")]);
+        EXPECT_NEAR(std::stod(row[Column(h, "mean_error_lower_bound_pct")]),
+                    100 * (bound - tb) / tb, 0.01);
+    }
+    auto series = CsvRows(test::ReadFile(out + "/series.csv"));
+    ASSERT_EQ(series.size(), 2u);
+    EXPECT_EQ(series[1][Column(series[0], "points_censored")], "2");
+    EXPECT_EQ(series[1][Column(series[0], "censored_above_testbed")], "0");
+    EXPECT_EQ(series[1][Column(series[0], "validation_points")], "0");
+    EXPECT_TRUE(series[1][Column(series[0], "median_abs_mean_error_pct")].empty());
+    std::string report = test::ReadFile(out + "/report.md");
+    EXPECT_NE(report.find("+2 censored"), std::string::npos) << report;
+    EXPECT_NE(report.find("at most 0.25 s"), std::string::npos) << report;
+}
+
 } // namespace

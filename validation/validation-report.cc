@@ -54,6 +54,10 @@ struct SeriesSummary
     size_t validationPoints = 0; //!< testbed points with cross traffic, simulated
     size_t congestedPoints = 0;
     size_t missing = 0; //!< testbed points not (fully) simulated
+    //! Validation points whose runs hit the simulated-time budget: only a lower bound on the
+    //! simulated mean, so left out of the medians; "over": that bound exceeds the testbed.
+    size_t censored = 0;
+    size_t censoredOver = 0;
     double medianMean = kUnknown;
     double meanMean = kUnknown;
     double medianCongested = kUnknown;
@@ -135,6 +139,12 @@ Summarise(const std::vector<ValidatedPoint>& points)
             }
             if (!p->testbed || p->idle || p->calibration)
             {
+                continue;
+            }
+            if (p->status == "censored")
+            {
+                ++s.censored;
+                s.censoredOver += p->simMeanLowerBoundS > p->testbedMeanS ? 1 : 0;
                 continue;
             }
             if (!simulated)
@@ -369,12 +379,15 @@ HeadlineLines(const std::vector<ValidatedPoint>& points)
     for (const auto& s : Summarise(points))
     {
         lines.push_back(fmt::format(
-            "{:<24} {:<12} {:>2} points: median |error| of the mean {:>6}% (congested {} points: "
-            "{}%), p99 {}%; baselines exposed {}%, hidden {}%; congestion point testbed {} "
+            "{:<24} {:<12} {:>2} points{}: median |error| of the mean {:>6}% (congested {} "
+            "points: {}%), p99 {}%; baselines exposed {}%, hidden {}%; congestion point testbed {} "
             "simulated {}",
-            s.series, s.model, s.validationPoints, Num(s.medianMean, 1), s.congestedPoints,
-            Num(s.medianCongested, 1), Num(s.medianP99, 1), Num(s.medianExposed, 1),
-            Num(s.medianHidden, 1), Knee(s.testbedKnee), Knee(s.simKnee)));
+            s.series, s.model, s.validationPoints,
+            s.censored
+                ? fmt::format(" (+{} censored, {} above the testbed)", s.censored, s.censoredOver)
+                : "",
+            Num(s.medianMean, 1), s.congestedPoints, Num(s.medianCongested, 1), Num(s.medianP99, 1),
+            Num(s.medianExposed, 1), Num(s.medianHidden, 1), Knee(s.testbedKnee), Knee(s.simKnee)));
     }
     return lines;
 }
@@ -401,7 +414,9 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                  "testbed_p99_s",
                                                  "simulated_mean_s",
                                                  "simulated_p99_s",
+                                                 "simulated_mean_lower_bound_s",
                                                  "mean_error_pct",
+                                                 "mean_error_lower_bound_pct",
                                                  "p99_error_pct",
                                                  "exposed_baseline_s",
                                                  "exposed_error_pct",
@@ -433,7 +448,9 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
               Num(p.testbedP99S),
               Num(p.simMeanS),
               Num(p.simP99S),
+              Num(p.simMeanLowerBoundS),
               Num(PercentError(p.simMeanS, p.testbedMeanS), 2),
+              Num(PercentError(p.simMeanLowerBoundS, p.testbedMeanS), 2),
               Num(PercentError(p.simP99S, p.testbedP99S), 2),
               Num(p.exposedS),
               Num(PercentError(p.exposedS, p.testbedMeanS), 2),
@@ -456,6 +473,8 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                  "validation_points",
                                                  "congested_points",
                                                  "points_missing",
+                                                 "points_censored",
+                                                 "censored_above_testbed",
                                                  "median_abs_mean_error_pct",
                                                  "mean_abs_mean_error_pct",
                                                  "median_abs_congested_error_pct",
@@ -496,6 +515,8 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                         std::to_string(s.validationPoints),
                                                         std::to_string(s.congestedPoints),
                                                         std::to_string(s.missing),
+                                                        std::to_string(s.censored),
+                                                        std::to_string(s.censoredOver),
                                                         Num(s.medianMean, 2),
                                                         Num(s.meanMean, 2),
                                                         Num(s.medianCongested, 2),
@@ -617,14 +638,34 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                 t += (i ? ", " : "") + missed[i];
             return t;
         }();
+        if (s.censored)
+        {
+            met += " (censored points not counted)";
+        }
         md += fmt::format("| {} | {} | {}{} | {} | {} | {}, {} | {} | {} | {} | {} | {} | {} | {} "
                           "|\n",
                           s.series, s.model, s.validationPoints,
-                          s.missing ? fmt::format(" ({} not simulated)", s.missing) : "",
+                          (s.missing ? fmt::format(" ({} not simulated)", s.missing) : "")
+                              + (s.censored ? fmt::format(" (+{} censored, {} of them above the "
+                                                          "testbed)",
+                                                          s.censored, s.censoredOver)
+                                            : ""),
                           Num(s.medianMean, 1), Num(s.meanMean, 1), s.congestedPoints,
                           Num(s.medianCongested, 1), Num(s.medianP99, 1), Num(s.medianExposed, 1),
                           Num(s.medianHidden, 1), Num(s.medianAchieved, 1), Knee(s.testbedKnee),
                           Knee(s.simKnee), met);
+    }
+    if (meta.maxSimS > 0)
+    {
+        md += fmt::format(
+            "\nCensored points: each run may simulate at most {} s (`--max-sim-s`). A run that "
+            "reaches it before its iterations finish gives only a lower bound on the mean "
+            "iteration time (iterations run back to back: at least the time since the rank's "
+            "first measured iteration over the measured iterations). Such points are listed in "
+            "points.csv with `simulated_mean_lower_bound_s` and left out of every median; where "
+            "the bound already exceeds the testbed's mean, the simulation is certainly too "
+            "slow there, and the headline counts them.\n",
+            meta.maxSimS);
     }
     md += "\nBaselines, from the same idle time (measured where the testbed has an idle run, "
           "simulated otherwise) and the model's ring all-reduce volume D: communication fully "

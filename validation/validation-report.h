@@ -33,6 +33,8 @@ struct ValidatedPoint
     double simMeanS = kUnknown;
     double simP99S = kUnknown;
     double simAchievedGbps = kUnknown;
+    //! Censored point (a run hit the simulated-time budget): the mean is at least this.
+    double simMeanLowerBoundS = kUnknown;
     double exposedS = kUnknown; //!< closed-form baselines
     double hiddenS = kUnknown;
     bool idle = false;        //!< no cross traffic
@@ -41,7 +43,7 @@ struct ValidatedPoint
     bool congested = false;   //!< testbed mean at least 1.2 x the idle reference
     int seeds = 0;            //!< simulated seeds finished
     int seedsPlanned = 0;
-    std::string status; //!< done, partial, failed: ..., not run
+    std::string status; //!< done, partial, censored, failed: ..., not run
     std::string source; //!< the testbed row, FILE:LINE
 };
 
@@ -67,6 +69,7 @@ struct ValidationMeta
     int iterations = 0;
     int warmup = 0;
     double wallSeconds = 0;
+    double maxSimS = 0; //!< simulated-time budget per run (0: none)
     double linkGbps = 25;
     /** Per series, the manifest's "scenario" settings (declared testbed facts, not fitted). */
     std::vector<std::pair<std::string, std::string>> testbedSettings;
