@@ -44,6 +44,7 @@ namespace
 const char* kUsage
     = "usage: flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick] [--jobs N]\n"
       "                       [--iterations N] [--seeds N] [--models m1,m2] [--max-sim-s S]\n"
+      "                       [--report-only]\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
       "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
@@ -53,7 +54,9 @@ const char* kUsage
       "                      quick 1)\n"
       "  --models a,b        only these models\n"
       "  --max-sim-s S       simulated seconds per run at most (default 30); a job unfinished\n"
-      "                      by then is reported as censored, with a lower bound on its mean\n";
+      "                      by then is reported as censored, with a lower bound on its mean\n"
+      "  --report-only       simulate nothing: the report from the runs already in DIR/points\n"
+      "                      (the others are listed as not run), e.g. while a long run goes on\n";
 
 struct Options
 {
@@ -66,6 +69,7 @@ struct Options
     int seeds = 0;      // 0: the mode's default (2; quick 1)
     std::set<std::string> models;
     double maxSimS = 30;
+    bool reportOnly = false;
 };
 
 // A run's folder name: readable, and a hash of the whole scenario, so that a changed
@@ -435,6 +439,8 @@ ParseOptions(int argc, char** argv, Options& o)
         }
         else if (a == "--quick")
             o.quick = true;
+        else if (a == "--report-only")
+            o.reportOnly = true;
         else if (a == "-h" || a == "--help")
         {
             std::cout << kUsage;
@@ -600,7 +606,10 @@ main(int argc, char** argv)
     flumen::PoolResult ran;
     try
     {
-        ran = flumen::RunPointPool(plan.runs, pointsDir, pool);
+        if (!o.reportOnly)
+        {
+            ran = flumen::RunPointPool(plan.runs, pointsDir, pool);
+        }
     }
     catch (const std::exception& e)
     {
@@ -611,6 +620,13 @@ main(int argc, char** argv)
     // Collect: per point, pool the seeds' iterations.
     std::vector<flumen::ValidatedPoint> points;
     size_t incomplete = 0;
+    double coreSeconds = 0; // the runs' own wall times, over every run read
+    size_t runsRead = 0;
+    auto account = [&](const RunResult& run)
+    {
+        coreSeconds += run.summary.value("wall_time_s", 0.0);
+        ++runsRead;
+    };
     for (auto& pp : plan.points)
     {
         auto v = pp.point;
@@ -624,6 +640,7 @@ main(int argc, char** argv)
             RunResult run;
             if (ReadRun(pointsDir / id, run, durations))
             {
+                account(run);
                 ++v.seeds;
                 achieved += run.summary["cross_traffic"]["achieved_gbps"].get<double>();
                 unfinished += run.jobFinished ? 0 : 1;
@@ -688,6 +705,7 @@ main(int argc, char** argv)
         RunResult run;
         if (ReadRun(pointsDir / pc.runId, run, c.simulated))
         {
+            account(run);
             // An unfinished run's iterations are its first ones only: the KS distance is
             // computed, and the status says so.
             c.ks = c.simulated.empty() ? flumen::kUnknown
@@ -712,6 +730,9 @@ main(int argc, char** argv)
     meta.warmup = planner.Warmup();
     meta.wallSeconds = ran.wallSeconds;
     meta.maxSimS = o.maxSimS;
+    meta.runsDone = runsRead;
+    meta.runsPlanned = plan.runs.size();
+    meta.coreSeconds = coreSeconds;
     meta.testbedSettings = testbedSettings;
     meta.calibration = o.calibrationFile.empty()
                            ? "the built-in model profiles (calibrated with `flumen calibrate` on "
@@ -726,10 +747,16 @@ main(int argc, char** argv)
         std::cerr << "flumen validate: writing the report: " << e.what() << "\n";
         return 1;
     }
-    std::cout << fmt::format("validate: {} points ({} simulation runs: {} now, {} earlier, {} "
-                             "failed); wrote {}/report.md, points.csv, series.csv, cdfs.csv\n",
-                             points.size() + cdfs.size(), plan.runs.size(), ran.done, ran.skipped,
-                             ran.failed, o.out);
+    std::cout << (o.reportOnly
+                      ? fmt::format("validate (report only): {} points, {} of {} simulation runs "
+                                    "finished; wrote {}/report.md, points.csv, series.csv, "
+                                    "cdfs.csv\n",
+                                    points.size() + cdfs.size(), runsRead, plan.runs.size(), o.out)
+                      : fmt::format("validate: {} points ({} simulation runs: {} now, {} earlier, "
+                                    "{} failed); wrote {}/report.md, points.csv, series.csv, "
+                                    "cdfs.csv\n",
+                                    points.size() + cdfs.size(), plan.runs.size(), ran.done,
+                                    ran.skipped, ran.failed, o.out));
     for (const auto& line : flumen::HeadlineLines(points))
     {
         std::cout << "  " << line << "\n";

@@ -216,6 +216,27 @@ TEST(Validate, QuickSeriesReportAndResume)
     EXPECT_EQ(test::ReadFile(out + "/points.csv"), before);
 }
 
+// --report-only simulates nothing: with no finished runs every point is listed as not run.
+TEST(Validate, ReportOnlySimulatesNothing)
+{
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/v";
+    auto r = test::RunValidate(kManifests + "iperf-rdma-configA.json --quick --report-only --out "
+                               + out);
+    EXPECT_EQ(r.exitCode, 1) << r.output; // not every point simulated
+    EXPECT_NE(r.output.find("report only"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out + "/points"));
+    auto rows = CsvRows(test::ReadFile(out + "/points.csv"));
+    ASSERT_EQ(rows.size(), 4u);
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        EXPECT_EQ(rows[i][Column(rows[0], "status")], "not run");
+    }
+    EXPECT_NE(test::ReadFile(out + "/report.md").find("Simulation runs finished: 0 of 3"),
+              std::string::npos);
+}
+
 // A point whose runs reach --max-sim-s before their iterations finish is censored: no mean, a
 // lower bound, counted apart in series.csv and left out of the medians.
 TEST(Validate, RunsOverTheSimulatedTimeBudgetAreCensoredNotCounted)

@@ -235,10 +235,13 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
         }
         std::string testbedData;
         std::string simData;
+        std::string censoredData; // lower bounds of censored points
+        std::vector<bool> hasCensored;
         for (const auto& m : models)
         {
             std::vector<std::pair<double, std::string>> tb;
             std::vector<std::pair<double, std::string>> sim;
+            std::vector<std::pair<double, std::string>> censored;
             for (const auto& p : points)
             {
                 if (p.series != series || p.model != m)
@@ -257,6 +260,11 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
                     sim.push_back({ x, fmt::format("{} {} {}\n", x, p.simMeanS,
                                                    std::max(p.simMeanS, p.simP99S)) });
                 }
+                if (p.status == "censored" && std::isfinite(p.simMeanLowerBoundS))
+                {
+                    double x = p.idle ? 0.0 : p.simAchievedGbps;
+                    censored.push_back({ x, fmt::format("{} {}\n", x, p.simMeanLowerBoundS) });
+                }
             }
             std::sort(tb.begin(), tb.end());
             std::sort(sim.begin(), sim.end());
@@ -273,10 +281,19 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
                 simData += r.second;
             }
             simData += sim.empty() ? "NaN NaN NaN\n\n\n" : "\n\n";
+            std::sort(censored.begin(), censored.end());
+            hasCensored.push_back(!censored.empty());
+            censoredData += "# " + m + "\n";
+            for (const auto& r : censored)
+            {
+                censoredData += r.second;
+            }
+            censoredData += censored.empty() ? "NaN NaN\n\n\n" : "\n\n";
         }
         std::string base = FileSafeName(series);
         WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), testbedData);
         WriteFileAtomically((tmp / (base + ".simulated.dat")).string(), simData);
+        WriteFileAtomically((tmp / (base + ".censored.dat")).string(), censoredData);
         script += fmt::format("set output '{}/{}.png'\nset title '{}: testbed (filled, solid) "
                               "and simulation (open, dashed)' noenhanced\nplot ",
                               tmp.string(), base, series);
@@ -291,6 +308,14 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
                 k ? ", " : "", fmt::arg("tb", (tmp / (base + ".testbed.dat")).string()),
                 fmt::arg("sim", (tmp / (base + ".simulated.dat")).string()), fmt::arg("k", k),
                 fmt::arg("c", k + 1), fmt::arg("m", models[k]));
+            if (hasCensored[k])
+            {
+                // Open triangles pointing up: the simulated mean is at least there.
+                script
+                    += fmt::format(", '{}' index {} using 1:2 with points lc {} pt 8 ps 1.5 "
+                                   "title '{} simulated, censored (at least)' noenhanced",
+                                   (tmp / (base + ".censored.dat")).string(), k, k + 1, models[k]);
+            }
         }
         script += "\n";
         pngs.push_back(base + ".png");
@@ -582,9 +607,11 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
 
     // report.md: the headline tables, then the detail.
     std::string md = "# flumen validation report\n\n";
-    md += fmt::format("Command: `{}`{}. Wall time of the simulations run now: {:.0f} s.\n\n",
+    md += fmt::format("Command: `{}`{}. Wall time of the simulations run now: {:.0f} s. "
+                      "Simulation runs finished: {} of {}; their own wall times add up to {:.2f} "
+                      "core-hours (one core per run, this or earlier invocations).\n\n",
                       meta.command, meta.quick ? " (quick: a ResNet-50 subset)" : "",
-                      meta.wallSeconds);
+                      meta.wallSeconds, meta.runsDone, meta.runsPlanned, meta.coreSeconds / 3600.0);
     md += fmt::format(
         "Compute profiles: {}. They come from the runs without cross traffic only. Fitted "
         "beyond those runs, and declared here: the hosts' TCP ceiling "

@@ -69,7 +69,10 @@ struct ValidationMeta
     int iterations = 0;
     int warmup = 0;
     double wallSeconds = 0;
-    double maxSimS = 0; //!< simulated-time budget per run (0: none)
+    double maxSimS = 0;  //!< simulated-time budget per run (0: none)
+    size_t runsDone = 0; //!< simulation runs finished (now or earlier)
+    size_t runsPlanned = 0;
+    double coreSeconds = 0; //!< the finished runs' wall times added up (one core each)
     double linkGbps = 25;
     /** Per series, the manifest's "scenario" settings (declared testbed facts, not fitted). */
     std::vector<std::pair<std::string, std::string>> testbedSettings;
