@@ -140,7 +140,7 @@ class Planner
     std::string AddRun(const std::string& label, const std::string& configuration,
                        const std::string& model, const std::string& transport,
                        const std::string& traffic, double loadGbps, uint64_t seed, int iterations,
-                       const std::string& where, const json& testbedSettings)
+                       int warmup, const std::string& where, const json& testbedSettings)
     {
         json j = { { "name", label },
                    { "seed", seed },
@@ -149,7 +149,7 @@ class Planner
                      { { "model", model },
                        { "transport", transport },
                        { "iterations", iterations },
-                       { "warmup_iterations", m_warmup } } },
+                       { "warmup_iterations", warmup } } },
                    { "outputs", { { "link_bin_us", 0 } } },
                    { "simulation",
                      { { "progress_interval_s", 0 },
@@ -213,6 +213,16 @@ class Planner
                 ps = QuickSubset(ps);
             }
             const auto references = flumen::NearIdleTcpReferences(s);
+            // The testbed's fastest pace for this model: what a simulated-only idle reference
+            // is expected to take per iteration.
+            double fastest = flumen::kUnknown;
+            for (const auto* p : ps)
+            {
+                if (std::isfinite(p->meanS) && !(p->meanS >= fastest))
+                {
+                    fastest = p->meanS;
+                }
+            }
             bool hasIdle = std::any_of(ps.begin(), ps.end(), [](auto* p) { return p->idle; });
             if (!hasIdle)
             {
@@ -223,7 +233,7 @@ class Planner
                 idle.measuredGbps = 0;
                 idle.index = kNoIndex;
                 idle.source = s.manifest;
-                AddPoint(s, idle, false, false);
+                AddPoint(s, idle, false, false, fastest);
             }
             for (const auto* p : ps)
             {
@@ -232,7 +242,7 @@ class Planner
                 bool calibration
                     = p->idle
                       || std::find(references.begin(), references.end(), p) != references.end();
-                AddPoint(s, *p, true, calibration);
+                AddPoint(s, *p, true, calibration, p->meanS);
             }
         }
         for (const auto& c : s.cdfs)
@@ -254,7 +264,7 @@ class Planner
             pc.runId = AddRun(
                 fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
                 s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,
-                iterations, c.file, s.scenario);
+                iterations, m_warmup, c.file, s.scenario);
             m_plan.cdfs.push_back(pc);
         }
     }
@@ -316,8 +326,12 @@ class Planner
         return out;
     }
 
+    // `paceS`: the testbed's mean iteration time at this point (or the nearest idle pace),
+    // NaN if unknown. A run gets as many iterations as fit in --max-sim-s at that pace, at
+    // least 3 and at most --iterations, so that slow points still finish (or are censored
+    // with a useful bound) instead of running out of budget in their warm-up.
     void AddPoint(const flumen::Series& s, const flumen::SeriesPoint& sp, bool testbed,
-                  bool calibration)
+                  bool calibration, double paceS)
     {
         PlannedPoint pp;
         flumen::ValidatedPoint& v = pp.point;
@@ -352,9 +366,18 @@ class Planner
         std::string label
             = fmt::format("{}-{}-{}", s.name, sp.model,
                           sp.idle ? std::string("idle") : fmt::format("{:.3f}G", v.offeredGbps));
+        int iterations = m_iterations;
+        if (paceS > 0)
+        {
+            double fit = std::floor(m_options.maxSimS / paceS);
+            iterations = static_cast<int>(std::clamp(fit, 3.0, double(m_iterations)));
+        }
+        int warmup = iterations >= 5 ? m_warmup : std::min(m_warmup, 1);
+        v.iterations = iterations;
+        v.warmup = warmup;
         // Seed 1 here; congested points get more seeds once the whole plan is known.
         pp.runIds.push_back(AddRun(label, s.configuration, sp.model, s.transport, s.crossTraffic,
-                                   v.offeredGbps, 1, m_iterations, sp.source, s.scenario));
+                                   v.offeredGbps, 1, iterations, warmup, sp.source, s.scenario));
         m_plan.points.push_back(std::move(pp));
     }
 

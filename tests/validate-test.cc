@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -235,6 +237,24 @@ TEST(Validate, ReportOnlySimulatesNothing)
     }
     EXPECT_NE(test::ReadFile(out + "/report.md").find("Simulation runs finished: 0 of 3"),
               std::string::npos);
+
+    // Each point gets as many iterations as fit in the budget at the testbed's pace, 3 to 8.
+    r = test::RunValidate(kManifests
+                          + "iperf-rdma-configA.json --quick --iterations 8 --max-sim-s 1 "
+                            "--report-only --out "
+                          + out);
+    rows = CsvRows(test::ReadFile(out + "/points.csv"));
+    ASSERT_EQ(rows.size(), 4u);
+    std::set<std::string> counts;
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        double pace = std::stod(rows[i][Column(rows[0], "testbed_mean_s")]);
+        int expected = std::clamp(static_cast<int>(1.0 / pace), 3, 8);
+        EXPECT_EQ(rows[i][Column(rows[0], "iterations")],
+                  std::to_string(expected) + " (1 warm-up)");
+        counts.insert(rows[i][Column(rows[0], "iterations")]);
+    }
+    EXPECT_FALSE(counts.count("8 (1 warm-up)")) << "ResNet-50 at 0.16 s: 6 fit in 1 s";
 }
 
 // A point whose runs reach --max-sim-s before their iterations finish is censored: no mean, a

@@ -450,6 +450,7 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                  "idle",
                                                  "congested",
                                                  "used_for_calibration",
+                                                 "iterations",
                                                  "seeds",
                                                  "status",
                                                  "testbed_source" };
@@ -462,7 +463,7 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
               p.transport,
               p.configuration,
               p.traffic,
-              Num(p.index, 0),
+              std::isnan(p.index) ? std::string() : fmt::format("{:g}", p.index),
               Num(p.requestedGbps, 3),
               Num(p.offeredGbps, 3),
               Num(p.measuredGbps, 3),
@@ -484,6 +485,7 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
               p.idle ? "1" : "0",
               p.congested ? "1" : "0",
               p.calibration ? "1" : "0",
+              fmt::format("{} ({} warm-up)", p.iterations, p.warmup),
               fmt::format("{}/{}", p.seeds, p.seedsPlanned),
               p.status,
               p.testbed ? p.source : "simulation only (no testbed idle run)" }));
@@ -618,7 +620,9 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
         "(`job.tcp.host_ceiling_gbps`), fitted to each TCP series' lowest-load point (at most "
         "2.5 Gbps), since the TCP series has no run without cross traffic. All these points are "
         "marked `used_for_calibration` in points.csv and left out of every error below. Each "
-        "point ran {} iterations ({} warm-up left out) per seed; the simulation offers the "
+        "point ran up to {} iterations ({} warm-up left out) per seed: as many as fit in the "
+        "simulated-time budget at the testbed's pace, at least 3 (then 1 warm-up); points.csv "
+        "gives each point's count. The simulation offers the "
         "testbed's requested load where the testbed recorded it (TCP series) and its measured "
         "load otherwise (the RDMA series record only what was measured). The simulated curve is "
         "drawn against the simulated achieved rate, the testbed's against its measured rate.\n\n",

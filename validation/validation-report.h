@@ -41,7 +41,9 @@ struct ValidatedPoint
     bool testbed = true;      //!< false: an idle reference the testbed did not measure
     bool calibration = false; //!< a run the calibration used (validation excludes it)
     bool congested = false;   //!< testbed mean at least 1.2 x the idle reference
-    int seeds = 0;            //!< simulated seeds finished
+    int iterations = 0;       //!< per run, warm-up included
+    int warmup = 0;
+    int seeds = 0; //!< simulated seeds finished
     int seedsPlanned = 0;
     std::string status; //!< done, partial, censored, failed: ..., not run
     std::string source; //!< the testbed row, FILE:LINE
