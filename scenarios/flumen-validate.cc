@@ -72,13 +72,15 @@ struct Options
     bool reportOnly = false;
 };
 
-// A run's folder name: readable, and a hash of the whole scenario, so that a changed
-// calibration or setting runs again instead of reusing a stale result.
+// A run's folder name: readable, and a hash of the whole scenario and the simulation model's
+// version, so that a changed calibration, setting or model runs again instead of reusing a
+// stale result.
 std::string
 RunId(const std::string& label, uint64_t seed, const json& scenario)
 {
-    return fmt::format("{}-s{}-{}", flumen::FileSafeName(label), seed,
-                       flumen::StableHash(scenario.dump()).substr(0, 8));
+    return fmt::format(
+        "{}-s{}-{}", flumen::FileSafeName(label), seed,
+        flumen::StableHash(scenario.dump() + flumen::kSimulationModelVersion).substr(0, 8));
 }
 
 // Workers of the job in configuration "A" or "B".

@@ -275,6 +275,8 @@ RunScenario(const Scenario& s, const RunOptions& options)
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(s.tcpSndBufBytes));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(s.tcpRcvBufBytes));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(s.tcpDelayedAckCount));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout",
+                       TimeValue(MicroSeconds(std::llround(s.tcpDelayedAckTimeoutMs * 1000))));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime",
                        DoubleValue(s.tcpTimeWaitMs / 2.0 / 1000.0));

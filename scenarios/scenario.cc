@@ -243,6 +243,12 @@ MakeKeys()
                     "minimum retransmission timeout (Linux: 200 ms)", 0.001, 1e6));
     k.push_back(
         Key("tcp.delayed_ack_count", KeyType::Integer, 2, "segments per delayed ACK", 1, 64));
+    // ns-3's default is 200 ms (Linux's ceiling, TCP_DELACK_MAX). Linux starts from 40 ms
+    // (TCP_DELACK_MIN, TCP_ATO_MIN) and ACKs at once after out-of-order data. With 200 ms a
+    // connection back from a timeout at one segment of window waited 200 ms per ACK: a
+    // TCP ring under 20 Gbps iperf stalled for 0.5 s and more.
+    k.push_back(Key("tcp.delayed_ack_timeout_ms", KeyType::Number, 40.0,
+                    "delayed-ACK timer (Linux: 40 ms at least, TCP_DELACK_MIN)", 0.001, 1e6));
     // ns-3.37's SACK scoreboard stalls a connection after a lost retransmission: it
     // overestimates bytes in flight and sends one segment per RTO (seen on the quickstart:
     // with SACK, no ResNet-50 iteration finished in 1.8 s; without, 0.29 s each). So the
@@ -943,6 +949,7 @@ ResolveScenario(const json& user, const std::string& source)
     s.tcpTimeWaitMs = Get(r, "tcp.time_wait_ms").get<double>();
     s.linkBinUs = Get(r, "outputs.link_bin_us").get<double>();
     s.tcpDelayedAckCount = Get(r, "tcp.delayed_ack_count").get<uint32_t>();
+    s.tcpDelayedAckTimeoutMs = Get(r, "tcp.delayed_ack_timeout_ms").get<double>();
     s.tcpEcn = Get(r, "tcp.ecn").get<bool>();
     s.tcpSack = Get(r, "tcp.sack").get<bool>();
 

@@ -135,6 +135,7 @@ struct Scenario
     double tcpTimeWaitMs;
     double linkBinUs;
     uint32_t tcpDelayedAckCount;
+    double tcpDelayedAckTimeoutMs;
     bool tcpEcn;
     bool tcpSack;
 
@@ -144,6 +145,13 @@ struct Scenario
     std::string scheduler;
     double progressIntervalS;
 };
+
+/**
+ * Changes whenever the simulation gives different results for the same scenario (a fixed
+ * modelling bug, a new default). Cached validation runs are keyed on it, so a new version
+ * re-runs them instead of mixing old and new results.
+ */
+constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 
 /** Reads a JSON object from a file; syntax errors name the file, line and column. */
 nlohmann::json LoadScenarioFile(const std::string& path);
