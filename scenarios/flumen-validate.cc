@@ -1,5 +1,5 @@
 // flumen-validate: `./flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick]
-// [--jobs N] [--iterations N] [--seeds N] [--models a,b] [--max-sim-s S]`.
+// [--jobs N] [--iterations N] [--seeds N] [--models a,b] [--max-sim-s S] [--report-only]`.
 //
 // Simulates every testbed point of the manifests at the testbed's load (the requested load
 // where the testbed recorded it, the measured load otherwise), through the same point pool as
