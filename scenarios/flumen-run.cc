@@ -35,22 +35,6 @@ Usage(const std::string& problem)
     return 2;
 }
 
-// Seconds from the command line: a number above 0, all of the text.
-bool
-ParseSeconds(const std::string& text, double& out)
-{
-    try
-    {
-        size_t used = 0;
-        out = std::stod(text, &used);
-        return used == text.size() && out > 0 && out <= 1e6;
-    }
-    catch (const std::exception&)
-    {
-        return false;
-    }
-}
-
 int
 WriteLoadFile(const flumen::Scenario& scenario, const std::string& path, double seconds)
 {
@@ -144,7 +128,7 @@ main(int argc, char** argv)
         return Usage("no scenario file given");
     }
     double loadSeconds = 0;
-    if (!loadFile.empty() && !ParseSeconds(durationText, loadSeconds))
+    if (!loadFile.empty() && !flumen::ParseSeconds(durationText, loadSeconds))
     {
         return Usage("--write-load-file needs --duration-s: seconds above 0 (at most 1e6), got '"
                      + durationText + "'");

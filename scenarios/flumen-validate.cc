@@ -434,22 +434,12 @@ ParseOptions(int argc, char** argv, Options& o)
                 o.seeds = intValue(v, 1, 100);
             else if (a == "--max-sim-s")
             {
-                size_t used = 0;
-                double d = -1;
-                try
-                {
-                    d = std::stod(v, &used);
-                }
-                catch (const std::exception&)
-                {
-                }
-                if (used != v.size() || !(d > 0 && d <= 1e6))
+                if (!flumen::ParseSeconds(v, o.maxSimS))
                 {
                     throw std::invalid_argument(fmt::format(
                         "--max-sim-s: expected simulated seconds above 0 (at most 1e6), got '{}'",
                         v));
                 }
-                o.maxSimS = d;
             }
             else
             {

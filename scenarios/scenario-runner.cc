@@ -131,12 +131,12 @@ struct RunState
         if (iteration == scenario->warmupIterations)
         {
             measuredStart[rank] = at;
-        }
-        // The measurement window opens when the first worker begins its first measured
-        // iteration.
-        if (!windowOpen && iteration == scenario->warmupIterations)
-        {
-            OpenWindow();
+            // The measurement window opens when the first worker begins its first measured
+            // iteration.
+            if (!windowOpen)
+            {
+                OpenWindow();
+            }
         }
     }
 

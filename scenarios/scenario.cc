@@ -632,6 +632,21 @@ ModelKeys()
     return keys;
 }
 
+bool
+ParseSeconds(const std::string& text, double& out)
+{
+    try
+    {
+        size_t used = 0;
+        out = std::stod(text, &used);
+        return used == text.size() && out > 0 && out <= 1e6;
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
+}
+
 json
 LoadScenarioFile(const std::string& path)
 {
@@ -928,12 +943,10 @@ ResolveScenario(const json& user, const std::string& source)
     if (s.crossLoadGbps > maxLoad)
     {
         Fail(source, "cross_traffic.load_gbps",
-             flows ? fmt::format("expected at most 1.5 x the link rate (topology.link_rate_gbps "
-                                 "= {}) for a flow generator, got {}",
-                                 s.linkRateGbps, s.crossLoadGbps)
-                   : fmt::format("expected at most the link rate (topology.link_rate_gbps = {}), "
-                                 "got {}",
-                                 s.linkRateGbps, s.crossLoadGbps));
+             fmt::format("expected at most {}the link rate (topology.link_rate_gbps = {}){}, "
+                         "got {}",
+                         flows ? "1.5 x " : "", s.linkRateGbps,
+                         flows ? " for a flow generator" : "", s.crossLoadGbps));
     }
     if (s.crossType != "none" && s.crossType != "replay" && s.crossLoadGbps <= 0)
     {

@@ -153,6 +153,9 @@ struct Scenario
  */
 constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 
+/** Seconds from the command line: all of the text a number above 0, at most 1e6. */
+bool ParseSeconds(const std::string& text, double& out);
+
 /** Reads a JSON object from a file; syntax errors name the file, line and column. */
 nlohmann::json LoadScenarioFile(const std::string& path);
 /** Applies "key=value" (value parsed as JSON, else taken as a string). Unknown keys throw. */

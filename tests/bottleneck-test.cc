@@ -28,20 +28,25 @@ PortOf(const json& summary, const std::string& name)
     return json::object();
 }
 
+// A small TCP job beside 20 Gbps of iperf (4 streams).
+json
+LoadedScenario(const std::string& configuration)
+{
+    return { { "topology", { { "configuration", configuration } } },
+             { "job",
+               { { "model", "small" },
+                 { "iterations", 4 },
+                 { "warmup_iterations", 1 },
+                 { "horovod", { { "cycle_time_ms", 0.1 } } } } },
+             { "models", { { "small", { { "parameters", 2000000 }, { "compute_s", 0.004 } } } } },
+             { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 20 }, { "streams", 4 } } },
+             { "simulation", { { "progress_interval_s", 0 } } } };
+}
+
 RunOutput
 RunLoaded(const std::string& configuration)
 {
-    json user
-        = { { "topology", { { "configuration", configuration } } },
-            { "job",
-              { { "model", "small" },
-                { "iterations", 4 },
-                { "warmup_iterations", 1 },
-                { "horovod", { { "cycle_time_ms", 0.1 } } } } },
-            { "models", { { "small", { { "parameters", 2000000 }, { "compute_s", 0.004 } } } } },
-            { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 20 }, { "streams", 4 } } },
-            { "simulation", { { "progress_interval_s", 0 } } } };
-    RunOutput out = RunScenario(test::Resolve(user));
+    RunOutput out = RunScenario(test::Resolve(LoadedScenario(configuration)));
     for (const auto& p : out.summary["ports"])
     {
         std::cout << "[measure] configuration " << configuration << " " << p["port"]
@@ -92,17 +97,9 @@ TEST(Bottleneck, ConfigurationBQueuesAtTheTorPortNotAtS2Nic)
 // than 0.5 s (2 of 4 iterations by 0.6 s); with Linux's 40 ms it loses one timeout at most.
 TEST(Bottleneck, PacedTcpRingComesBackFromATimeoutWithoutStalling)
 {
-    json user
-        = { { "topology", { { "configuration", "B" } } },
-            { "job",
-              { { "model", "small" },
-                { "iterations", 4 },
-                { "warmup_iterations", 1 },
-                { "horovod", { { "cycle_time_ms", 0.1 } } },
-                { "tcp", { { "host_ceiling_gbps", 14.807 } } } } },
-            { "models", { { "small", { { "parameters", 2000000 }, { "compute_s", 0.004 } } } } },
-            { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 20 }, { "streams", 4 } } },
-            { "simulation", { { "progress_interval_s", 0 }, { "max_time_s", 0.6 } } } };
+    json user = LoadedScenario("B");
+    user["job"]["tcp"] = { { "host_ceiling_gbps", 14.807 } };
+    user["simulation"]["max_time_s"] = 0.6;
     RunOutput out = RunScenario(test::Resolve(user)); // throws if the job is unfinished
     double slowest = 0;
     for (const auto& r : out.rows)

@@ -199,6 +199,21 @@ FitText(const ExpFit& f)
                : "no fit | | | |";
 }
 
+// Appends one model's gnuplot data block: its rows sorted by load. gnuplot needs at least one
+// row per block; a NaN row keeps the block indices aligned with the models.
+void
+AppendPlotBlock(std::string& data, const std::string& model,
+                std::vector<std::pair<double, std::string>> rows, const char* emptyRow)
+{
+    std::sort(rows.begin(), rows.end());
+    data += "# " + model + "\n";
+    for (const auto& r : rows)
+    {
+        data += r.second;
+    }
+    data += rows.empty() ? std::string(emptyRow) + "\n\n\n" : "\n\n";
+}
+
 // Writes the plots with gnuplot into dir/plots; returns the PNG names, or why there are none.
 std::vector<std::string>
 WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
@@ -266,29 +281,10 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
                     censored.push_back({ x, fmt::format("{} {}\n", x, p.simMeanLowerBoundS) });
                 }
             }
-            std::sort(tb.begin(), tb.end());
-            std::sort(sim.begin(), sim.end());
-            testbedData += "# " + m + "\n";
-            for (const auto& r : tb)
-            {
-                testbedData += r.second;
-            }
-            // gnuplot needs at least one row per block; a NaN row keeps the indices aligned.
-            testbedData += tb.empty() ? "NaN NaN NaN\n\n\n" : "\n\n";
-            simData += "# " + m + "\n";
-            for (const auto& r : sim)
-            {
-                simData += r.second;
-            }
-            simData += sim.empty() ? "NaN NaN NaN\n\n\n" : "\n\n";
-            std::sort(censored.begin(), censored.end());
+            AppendPlotBlock(testbedData, m, tb, "NaN NaN NaN");
+            AppendPlotBlock(simData, m, sim, "NaN NaN NaN");
+            AppendPlotBlock(censoredData, m, censored, "NaN NaN");
             hasCensored.push_back(!censored.empty());
-            censoredData += "# " + m + "\n";
-            for (const auto& r : censored)
-            {
-                censoredData += r.second;
-            }
-            censoredData += censored.empty() ? "NaN NaN\n\n\n" : "\n\n";
         }
         std::string base = FileSafeName(series);
         WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), testbedData);
