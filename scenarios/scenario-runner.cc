@@ -33,8 +33,13 @@ namespace
 
 using Clock = std::chrono::steady_clock;
 
-// Bytes of headers per full TCP segment on the wire: PPP 2 + IPv4 20 + TCP 20 + timestamps 12.
-constexpr double kTcpHeaderBytes = 54.0;
+// Bytes of IP and TCP headers per segment: IPv4 20 + TCP 20, plus 12 with the timestamp
+// option. The MTU counts them; PPP's 2 bytes come on top, on the wire.
+uint32_t
+TcpIpHeaderBytes(bool timestamps)
+{
+    return 20 + 20 + (timestamps ? 12 : 0);
+}
 
 std::string
 SchedulerType(const std::string& name)
@@ -270,7 +275,7 @@ RunScenario(const Scenario& s, const RunOptions& options)
     scheduler.SetTypeId(SchedulerType(s.scheduler));
     Simulator::SetScheduler(scheduler);
 
-    const uint32_t mss = s.mtuBytes - 52; // IPv4 20 + TCP 20 + timestamp option 12
+    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(s.tcpSndBufBytes));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(s.tcpRcvBufBytes));
@@ -285,6 +290,7 @@ RunScenario(const Scenario& s, const RunOptions& options)
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(s.tcpSack));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(s.tcpTimestamps));
     bool ecn = s.tcpEcn || s.tcpCongestionControl == "dctcp";
     Config::SetDefault("ns3::TcpSocketBase::UseEcn",
                        EnumValue(ecn ? TcpSocketState::On : TcpSocketState::Off));
@@ -666,7 +672,7 @@ RunScenario(const Scenario& s, const RunOptions& options)
         // line rate. A yardstick for the slowdown, not a model.
         double headerShare = rdma ? (RdmaNic::WireBytes(s.rdma.mtuBytes) - s.rdma.mtuBytes)
                                         / static_cast<double>(s.rdma.mtuBytes)
-                                  : kTcpHeaderBytes / mss;
+                                  : (2.0 + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;
         double ringBytes = RingAllReduce::BytesSentByRank(s.model.parameters * 4, state.workers, 0)
                            * (1.0 + headerShare);
         double idle = s.model.ComputeSeconds() + ringBytes * 8.0 / (s.linkRateGbps * 1e9);

@@ -138,6 +138,7 @@ struct Scenario
     double tcpDelayedAckTimeoutMs;
     bool tcpEcn;
     bool tcpSack;
+    bool tcpTimestamps;
 
     double maxTimeS;
     bool reportUnfinished; //!< simulation.on_max_time = report

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -20,17 +21,28 @@ using nlohmann::json;
 namespace
 {
 
-// Header bytes of a data segment on a point-to-point link: PPP 2 + IPv4 20 + TCP 20 +
-// timestamp option 12 (SACK blocks ride on ACKs only).
-constexpr uint32_t kHeaderBytes = 54;
-constexpr uint32_t kMss = 1448;
+// Header bytes of a data segment on a point-to-point link: PPP 2 + IPv4 20 + TCP 20, plus
+// the timestamp option's 12 when it is on (SACK blocks ride on ACKs only). The MSS is what
+// a 1500-byte MTU leaves, so a full segment is 1502 bytes on the wire either way.
+uint32_t
+HeaderBytes(bool timestamps)
+{
+    return timestamps ? 54 : 42;
+}
+
+uint32_t
+Mss(bool timestamps)
+{
+    return timestamps ? 1448 : 1460;
+}
 
 struct WireCount
 {
     uint64_t dataWireBytes = 0; //!< whole packets carrying job payload, headers included
     uint64_t payloadBytes = 0;
     uint64_t segments = 0;
-    uint64_t ackWireBytes = 0; //!< pure ACKs of the job's connections
+    uint32_t largestPayload = 0; //!< bytes of the largest segment's payload
+    uint64_t ackWireBytes = 0;   //!< pure ACKs of the job's connections
 };
 
 // Classifies a packet leaving a host NIC by its TCP ports: the ring listens on 45000 and
@@ -60,6 +72,7 @@ CountPacket(WireCount* c, ns3::Ptr<const ns3::Packet> packet)
         c->dataWireBytes += packet->GetSize();
         c->payloadBytes += p->GetSize();
         ++c->segments;
+        c->largestPayload = std::max(c->largestPayload, p->GetSize());
     }
     else if (fromRing && p->GetSize() == 0)
     {
@@ -79,11 +92,15 @@ IdleJob(const std::string& configuration, uint64_t parameters, double computeS, 
 }
 
 void
-CheckWireBytes(const std::string& configuration, uint32_t workers)
+CheckWireBytes(const std::string& configuration, uint32_t workers, bool timestamps = true)
 {
     const uint64_t parameters = 3000000; // 12 MB of fp32 gradients
     const uint32_t iterations = 2;
-    Scenario s = test::Resolve(IdleJob(configuration, parameters, 0.002, iterations));
+    json job = IdleJob(configuration, parameters, 0.002, iterations);
+    job["tcp"]["timestamps"] = timestamps;
+    Scenario s = test::Resolve(job);
+    const uint32_t headerBytes = HeaderBytes(timestamps);
+    const uint32_t mss = Mss(timestamps);
     WireCount count;
     RunOptions options;
     options.beforeRun = [&](const SimulationHandles& h)
@@ -100,15 +117,18 @@ CheckWireBytes(const std::string& configuration, uint32_t workers)
     // 2(N-1)/N x 4P per worker and iteration.
     const double perWorker = 2.0 * (workers - 1) / workers * 4.0 * parameters;
     const double expectedPayload = perWorker * workers * iterations;
-    const double segments = std::ceil(perWorker / kMss) * workers * iterations;
-    const double expectedWire = expectedPayload + segments * kHeaderBytes;
+    const double segments = std::ceil(perWorker / mss) * workers * iterations;
+    const double expectedWire = expectedPayload + segments * headerBytes;
     std::cout << "[measure] configuration " << configuration << ", N=" << workers << ": payload "
               << count.payloadBytes << " B (expected " << expectedPayload << "), data on the wire "
               << count.dataWireBytes << " B (expected " << expectedWire << ", headers "
-              << kHeaderBytes << " B per " << kMss << " B segment), ACKs " << count.ackWireBytes
+              << headerBytes << " B per " << mss << " B segment), ACKs " << count.ackWireBytes
               << " B\n";
     EXPECT_NEAR(count.payloadBytes / expectedPayload, 1.0, 0.01);
     EXPECT_NEAR(count.dataWireBytes / expectedWire, 1.0, 0.01);
+    // Exact per segment (the 1 % above cannot tell 42 from 54 header bytes).
+    EXPECT_EQ(count.dataWireBytes - count.payloadBytes, count.segments * headerBytes);
+    EXPECT_EQ(count.largestPayload, mss);
 }
 
 void
@@ -146,6 +166,12 @@ TEST(AllReduceSimulation, WireBytesPerIterationFourWorkers)
 TEST(AllReduceSimulation, WireBytesPerIterationThreeWorkers)
 {
     CheckWireBytes("B", 3);
+}
+
+// tcp.timestamps = false (a speed option): no option bytes, a 12-byte larger MSS.
+TEST(AllReduceSimulation, WireBytesPerIterationWithoutTimestamps)
+{
+    CheckWireBytes("A", 4, false);
 }
 
 TEST(AllReduceSimulation, HundredMegabytesNearLineRateFourWorkers)
