@@ -50,6 +50,8 @@ SchedulerType(const std::string& name)
         return "ns3::HeapScheduler";
     if (name == "calendar")
         return "ns3::CalendarScheduler";
+    if (name == "priority_queue")
+        return "ns3::PriorityQueueScheduler";
     return "ns3::ListScheduler";
 }
 

@@ -275,7 +275,8 @@ MakeKeys()
                     "simulated time to run when job.enabled is false (0 = until the job "
                     "finishes)",
                     0, 1e7));
-    k.push_back(Choice("simulation.scheduler", "map", { "map", "heap", "calendar", "list" },
+    k.push_back(Choice("simulation.scheduler", "map",
+                       { "map", "heap", "calendar", "priority_queue", "list" },
                        "ns-3 event scheduler (map was fastest here; calendar was 16x "
                        "slower with TCP's many cancelled timers)"));
     k.push_back(Key("outputs.link_bin_us", KeyType::Number, 100.0,
