@@ -290,9 +290,9 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
         WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), testbedData);
         WriteFileAtomically((tmp / (base + ".simulated.dat")).string(), simData);
         WriteFileAtomically((tmp / (base + ".censored.dat")).string(), censoredData);
-        script += fmt::format("set output '{}/{}.png'\nset title '{}: testbed (filled, solid) "
+        script += fmt::format("set output '{}.png'\nset title '{}: testbed (filled, solid) "
                               "and simulation (open, dashed)' noenhanced\nplot ",
-                              tmp.string(), base, series);
+                              base, series);
         for (size_t k = 0; k < models.size(); ++k)
         {
             script += fmt::format(
@@ -301,16 +301,15 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
                 "'{sim}' index {k} using 1:2:2:3 with yerrorbars lc {c} pt 6 title '{m} "
                 "simulated' noenhanced, '{sim}' index {k} using 1:2 with lines lc {c} dt 2 "
                 "notitle",
-                k ? ", " : "", fmt::arg("tb", (tmp / (base + ".testbed.dat")).string()),
-                fmt::arg("sim", (tmp / (base + ".simulated.dat")).string()), fmt::arg("k", k),
-                fmt::arg("c", k + 1), fmt::arg("m", models[k]));
+                k ? ", " : "", fmt::arg("tb", base + ".testbed.dat"),
+                fmt::arg("sim", base + ".simulated.dat"), fmt::arg("k", k), fmt::arg("c", k + 1),
+                fmt::arg("m", models[k]));
             if (hasCensored[k])
             {
                 // Open triangles pointing up: the simulated mean is at least there.
-                script
-                    += fmt::format(", '{}' index {} using 1:2 with points lc {} pt 8 ps 1.5 "
-                                   "title '{} simulated, censored (at least)' noenhanced",
-                                   (tmp / (base + ".censored.dat")).string(), k, k + 1, models[k]);
+                script += fmt::format(", '{}' index {} using 1:2 with points lc {} pt 8 ps 1.5 "
+                                      "title '{} simulated, censored (at least)' noenhanced",
+                                      base + ".censored.dat", k, k + 1, models[k]);
             }
         }
         script += "\n";
@@ -340,18 +339,17 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
         }
         WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), measured);
         WriteFileAtomically((tmp / (base + ".simulated.dat")).string(), simulated);
-        script += fmt::format("set output '{0}/{1}.png'\nset title '{2} at {3} Gbps web-search, "
-                              "{4}: KS distance {5}' noenhanced\n"
-                              "plot '{0}/{1}.testbed.dat' using 1:2 with steps lw 2 title "
-                              "'testbed', '{0}/{1}.simulated.dat' using 1:2 with steps lw 2 dt 2 "
-                              "title 'simulated ({6} iterations)'\n",
-                              tmp.string(), base, c.model, c.requestedGbps, c.transport,
-                              Num(c.ks, 3), s.size());
+        script += fmt::format("set output '{0}.png'\nset title '{1} at {2} Gbps web-search, "
+                              "{3}: KS distance {4}' noenhanced\n"
+                              "plot '{0}.testbed.dat' using 1:2 with steps lw 2 title "
+                              "'testbed', '{0}.simulated.dat' using 1:2 with steps lw 2 dt 2 "
+                              "title 'simulated ({5} iterations)'\n",
+                              base, c.model, c.requestedGbps, c.transport, Num(c.ks, 3), s.size());
         pngs.push_back(base + ".png");
     }
     WriteFileAtomically((tmp / "plots.gp").string(), script);
-    std::string cmd = fmt::format("gnuplot '{}' > '{}' 2>&1", (tmp / "plots.gp").string(),
-                                  (tmp / "gnuplot.log").string());
+    // Paths in the script are relative to it, so `gnuplot plots.gp` in DIR/plots redraws.
+    std::string cmd = fmt::format("cd '{}' && gnuplot plots.gp > gnuplot.log 2>&1", tmp.string());
     int rc = std::system(cmd.c_str());
     if (rc != 0)
     {
