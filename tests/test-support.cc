@@ -82,6 +82,12 @@ RunCalibrate(const std::string& args)
     return RunCommand(std::string(FLUMEN_CALIBRATE_BINARY) + " " + args);
 }
 
+CommandResult
+RunBench(const std::string& args)
+{
+    return RunCommand(std::string(FLUMEN_BENCH_BINARY) + " " + args);
+}
+
 std::vector<std::string>
 Lines(const std::string& text)
 {

@@ -42,6 +42,8 @@ CommandResult RunSweep(const std::string& args);
 CommandResult RunValidate(const std::string& args);
 /** Runs flumen-calibrate with these arguments. */
 CommandResult RunCalibrate(const std::string& args);
+/** Runs flumen-bench with these arguments. */
+CommandResult RunBench(const std::string& args);
 
 /** The shipped series manifests, and the testbed data beside the repository (../shared). */
 inline const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
