@@ -635,12 +635,16 @@ main(int argc, char** argv)
     // Collect: per point, pool the seeds' iterations.
     std::vector<flumen::ValidatedPoint> points;
     size_t incomplete = 0;
-    double coreSeconds = 0; // the runs' own wall times, over every run read
+    double coreSeconds = 0; // the runs' own wall times, each run once
     size_t runsRead = 0;
-    auto account = [&](const RunResult& run)
+    std::set<std::string> accounted; // a run shared by a point and a CDF is read twice
+    auto account = [&](const std::string& id, const RunResult& run)
     {
-        coreSeconds += run.summary.value("wall_time_s", 0.0);
-        ++runsRead;
+        if (accounted.insert(id).second)
+        {
+            coreSeconds += run.summary.value("wall_time_s", 0.0);
+            ++runsRead;
+        }
     };
     for (auto& pp : plan.points)
     {
@@ -655,7 +659,7 @@ main(int argc, char** argv)
             RunResult run;
             if (ReadRun(pointsDir / id, run, durations))
             {
-                account(run);
+                account(id, run);
                 ++v.seeds;
                 achieved += run.summary["cross_traffic"]["achieved_gbps"].get<double>();
                 unfinished += run.jobFinished ? 0 : 1;
@@ -720,7 +724,7 @@ main(int argc, char** argv)
         RunResult run;
         if (ReadRun(pointsDir / pc.runId, run, c.simulated))
         {
-            account(run);
+            account(pc.runId, run);
             // An unfinished run's iterations are its first ones only: the KS distance is
             // computed, and the status says so.
             c.ks = c.simulated.empty() ? flumen::kUnknown
