@@ -613,6 +613,12 @@ main(int argc, char** argv)
         v.seedsPlanned = static_cast<int>(pp.runIds.size());
     }
     plan.runs.insert(plan.runs.end(), extra.begin(), extra.end());
+    // A CDF's run can be a series point's run too (same scenario, same id): run it once.
+    std::set<std::string> planned;
+    plan.runs.erase(std::remove_if(plan.runs.begin(), plan.runs.end(),
+                                   [&](const flumen::PoolPoint& r)
+                                   { return !planned.insert(r.id).second; }),
+                    plan.runs.end());
 
     const fs::path pointsDir = fs::path(o.out) / "points";
     flumen::PoolOptions pool;
