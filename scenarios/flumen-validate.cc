@@ -589,6 +589,13 @@ main(int argc, char** argv)
             idleRef[key] = { v.measuredGbps, v.testbedMeanS };
         }
     }
+    // Two testbed points with the same scenario share its run (the planner runs an id once);
+    // their extra seeds are shared the same way.
+    std::set<std::string> planned;
+    for (const auto& r : plan.runs)
+    {
+        planned.insert(r.id);
+    }
     std::vector<flumen::PoolPoint> extra;
     for (auto& pp : plan.points)
     {
@@ -607,18 +614,15 @@ main(int argc, char** argv)
                 std::string label = r.scenario["name"].get<std::string>();
                 r.id = RunId(label, seed, r.scenario);
                 pp.runIds.push_back(r.id);
-                extra.push_back(r);
+                if (planned.insert(r.id).second)
+                {
+                    extra.push_back(r);
+                }
             }
         }
         v.seedsPlanned = static_cast<int>(pp.runIds.size());
     }
     plan.runs.insert(plan.runs.end(), extra.begin(), extra.end());
-    // A CDF's run can be a series point's run too (same scenario, same id): run it once.
-    std::set<std::string> planned;
-    plan.runs.erase(std::remove_if(plan.runs.begin(), plan.runs.end(),
-                                   [&](const flumen::PoolPoint& r)
-                                   { return !planned.insert(r.id).second; }),
-                    plan.runs.end());
 
     const fs::path pointsDir = fs::path(o.out) / "points";
     flumen::PoolOptions pool;
@@ -642,14 +646,13 @@ main(int argc, char** argv)
     std::vector<flumen::ValidatedPoint> points;
     size_t incomplete = 0;
     double coreSeconds = 0; // the runs' own wall times, each run once
-    size_t runsRead = 0;
-    std::set<std::string> accounted; // a run shared by a point and a CDF is read twice
+    // Ids of the runs read: a run shared by two points, or by a point and a CDF, is read twice.
+    std::set<std::string> runsRead;
     auto account = [&](const std::string& id, const RunResult& run)
     {
-        if (accounted.insert(id).second)
+        if (runsRead.insert(id).second)
         {
             coreSeconds += run.summary.value("wall_time_s", 0.0);
-            ++runsRead;
         }
     };
     for (auto& pp : plan.points)
@@ -755,7 +758,7 @@ main(int argc, char** argv)
     meta.warmup = planner.Warmup();
     meta.wallSeconds = ran.wallSeconds;
     meta.maxSimS = o.maxSimS;
-    meta.runsDone = runsRead;
+    meta.runsDone = runsRead.size();
     meta.runsPlanned = plan.runs.size();
     meta.coreSeconds = coreSeconds;
     meta.testbedSettings = testbedSettings;
@@ -776,7 +779,8 @@ main(int argc, char** argv)
                       ? fmt::format("validate (report only): {} points, {} of {} simulation runs "
                                     "finished; wrote {}/report.md, points.csv, series.csv, "
                                     "cdfs.csv\n",
-                                    points.size() + cdfs.size(), runsRead, plan.runs.size(), o.out)
+                                    points.size() + cdfs.size(), runsRead.size(), plan.runs.size(),
+                                    o.out)
                       : fmt::format("validate: {} points ({} simulation runs: {} now, {} earlier, "
                                     "{} failed); wrote {}/report.md, points.csv, series.csv, "
                                     "cdfs.csv\n",
