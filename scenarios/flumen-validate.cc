@@ -1,5 +1,6 @@
 // flumen-validate: `./flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick]
-// [--jobs N] [--iterations N] [--seeds N] [--models a,b] [--max-sim-s S] [--report-only]`.
+// [--jobs N] [--iterations N] [--seeds N] [--models a,b] [--max-sim-s S] [--budget-iterations N]
+// [--report-only]`.
 //
 // Simulates every testbed point of the manifests at the testbed's load (the requested load
 // where the testbed recorded it, the measured load otherwise), through the same point pool as
@@ -7,9 +8,11 @@
 // writes DIR/points.csv, series.csv, cdfs.csv, report.md and plots/ (validation-report.h).
 // A point's folder name includes a hash of its scenario: a new calibration or a changed
 // setting re-runs it instead of reusing a stale result. Each run simulates at most
-// --max-sim-s seconds; a job unfinished by then makes the point "censored": only a lower bound
-// on its mean is known (the testbed's worst points took minutes per iteration).
-// Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
+// --max-sim-s seconds, or --budget-iterations (and half of one more) at the model's fastest
+// testbed pace in the series where that is longer; a job unfinished by then makes the point
+// "censored": only a lower bound on its mean is known (the testbed's worst points took minutes per
+// iteration). Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad
+// input.
 #include "atomic-file.h"
 #include "point-pool.h"
 #include "run-outputs.h"
@@ -44,6 +47,7 @@ namespace
 const char* kUsage
     = "usage: flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick] [--jobs N]\n"
       "                       [--iterations N] [--seeds N] [--models m1,m2] [--max-sim-s S]\n"
+      "                       [--budget-iterations N]\n"
       "                       [--report-only]\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
@@ -53,8 +57,13 @@ const char* kUsage
       "  --seeds N           seeds for congested points, where variance matters (default 2;\n"
       "                      quick 1)\n"
       "  --models a,b        only these models\n"
-      "  --max-sim-s S       simulated seconds per run at most (default 30); a job unfinished\n"
-      "                      by then is reported as censored, with a lower bound on its mean\n"
+      "  --max-sim-s S       simulated seconds per run at most (default 30), unless\n"
+      "                      --budget-iterations need more; a job unfinished by then is\n"
+      "                      reported as censored, with a lower bound on its mean\n"
+      "  --budget-iterations N  a run may always simulate N and a half iterations at the\n"
+      "                      model's fastest testbed pace in the series (a CDF run: at its own\n"
+      "                      mean), so that a point the simulation does not slow finishes\n"
+      "                      (default 3, the fewest a point runs; 0: --max-sim-s alone)\n"
       "  --report-only       simulate nothing: the report from the runs already in DIR/points\n"
       "                      (the others are listed as not run), e.g. while a long run goes on\n";
 
@@ -69,6 +78,7 @@ struct Options
     int seeds = 0;      // 0: the mode's default (2; quick 1)
     std::set<std::string> models;
     double maxSimS = 30;
+    int budgetIterations = 3;
     bool reportOnly = false;
 };
 
@@ -101,6 +111,7 @@ struct PlannedCdf
 {
     flumen::ValidatedCdf cdf;
     std::string runId;
+    double budgetS = 0; //!< simulated seconds the run may take
 };
 
 struct Plan
@@ -142,7 +153,8 @@ class Planner
     std::string AddRun(const std::string& label, const std::string& configuration,
                        const std::string& model, const std::string& transport,
                        const std::string& traffic, double loadGbps, uint64_t seed, int iterations,
-                       int warmup, const std::string& where, const json& testbedSettings)
+                       int warmup, double maxSimS, const std::string& where,
+                       const json& testbedSettings)
     {
         json j = { { "name", label },
                    { "seed", seed },
@@ -155,7 +167,7 @@ class Planner
                    { "outputs", { { "link_bin_us", 0 } } },
                    { "simulation",
                      { { "progress_interval_s", 0 },
-                       { "max_time_s", m_options.maxSimS },
+                       { "max_time_s", maxSimS },
                        { "on_max_time", "report" } } } };
         j["cross_traffic"] = loadGbps > 0 ? json{ { "type", traffic }, { "load_gbps", loadGbps } }
                                           : json{ { "type", "none" } };
@@ -235,7 +247,7 @@ class Planner
                 idle.measuredGbps = 0;
                 idle.index = kNoIndex;
                 idle.source = s.manifest;
-                AddPoint(s, idle, false, false, fastest);
+                AddPoint(s, idle, false, false, fastest, BudgetS(fastest));
             }
             for (const auto* p : ps)
             {
@@ -244,7 +256,7 @@ class Planner
                 bool calibration
                     = p->idle
                       || std::find(references.begin(), references.end(), p) != references.end();
-                AddPoint(s, *p, true, calibration, p->meanS);
+                AddPoint(s, *p, true, calibration, p->meanS, BudgetS(fastest));
             }
         }
         for (const auto& c : s.cdfs)
@@ -263,10 +275,17 @@ class Planner
             pc.cdf.measured = c.points;
             // Enough iterations for a distribution: several times the point runs' count.
             int iterations = m_options.quick ? 6 : std::max(30, m_iterations);
+            double sum = 0;
+            for (const auto& q : c.points)
+            {
+                sum += q.seconds;
+            }
+            // Every CDF row is one iteration, so their mean is the run's pace.
+            pc.budgetS = BudgetS(c.points.empty() ? flumen::kUnknown : sum / c.points.size());
             pc.runId = AddRun(
                 fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
                 s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,
-                iterations, m_warmup, c.file, s.scenario);
+                iterations, m_warmup, pc.budgetS, c.file, s.scenario);
             m_plan.cdfs.push_back(pc);
         }
     }
@@ -275,6 +294,17 @@ class Planner
 
   private:
     static constexpr double kNoIndex = -1;
+
+    // A run's simulated-time budget: --max-sim-s, or --budget-iterations and a half (for the
+    // start-up) at `paceS`, a testbed pace, where that is longer. With the model's fastest
+    // pace, a point the simulation does not slow always finishes its 3 iterations (the fewest
+    // a point gets): BERT-large over TCP idles at 1.44 s, beyond a 4 s budget's 3 iterations.
+    double BudgetS(double paceS) const
+    {
+        double paced = (m_options.budgetIterations + 0.5) * paceS;
+        return m_options.budgetIterations > 0 && paceS > 0 ? std::max(m_options.maxSimS, paced)
+                                                           : m_options.maxSimS;
+    }
 
     bool Wanted(const std::string& model, const std::string& manifest)
     {
@@ -329,11 +359,11 @@ class Planner
     }
 
     // `paceS`: the testbed's mean iteration time at this point (or the nearest idle pace),
-    // NaN if unknown. A run gets as many iterations as fit in --max-sim-s at that pace, at
+    // NaN if unknown. A run gets as many iterations as fit in its budget at that pace, at
     // least 3 and at most --iterations, so that slow points still finish (or are censored
     // with a useful bound) instead of running out of budget in their warm-up.
     void AddPoint(const flumen::Series& s, const flumen::SeriesPoint& sp, bool testbed,
-                  bool calibration, double paceS)
+                  bool calibration, double paceS, double budgetS)
     {
         PlannedPoint pp;
         flumen::ValidatedPoint& v = pp.point;
@@ -371,7 +401,7 @@ class Planner
         int iterations = m_iterations;
         if (paceS > 0)
         {
-            double fit = std::floor(m_options.maxSimS / paceS);
+            double fit = std::floor(budgetS / paceS);
             iterations = static_cast<int>(std::clamp(fit, 3.0, double(m_iterations)));
         }
         int warmup = iterations >= 5 ? m_warmup : std::min(m_warmup, 1);
@@ -379,7 +409,8 @@ class Planner
         v.warmup = warmup;
         // Seed 1 here; congested points get more seeds once the whole plan is known.
         pp.runIds.push_back(AddRun(label, s.configuration, sp.model, s.transport, s.crossTraffic,
-                                   v.offeredGbps, 1, iterations, warmup, sp.source, s.scenario));
+                                   v.offeredGbps, 1, iterations, warmup, budgetS, sp.source,
+                                   s.scenario));
         m_plan.points.push_back(std::move(pp));
     }
 
@@ -418,7 +449,8 @@ ParseOptions(int argc, char** argv, Options& o)
             return n;
         };
         if ((a == "--out" || a == "--calibration" || a == "--jobs" || a == "--iterations"
-             || a == "--seeds" || a == "--models" || a == "--max-sim-s")
+             || a == "--seeds" || a == "--models" || a == "--max-sim-s"
+             || a == "--budget-iterations")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
@@ -432,6 +464,8 @@ ParseOptions(int argc, char** argv, Options& o)
                 o.iterations = intValue(v, 3, 100000);
             else if (a == "--seeds")
                 o.seeds = intValue(v, 1, 100);
+            else if (a == "--budget-iterations")
+                o.budgetIterations = intValue(v, 0, 1000);
             else if (a == "--max-sim-s")
             {
                 if (!flumen::ParseSeconds(v, o.maxSimS))
@@ -740,7 +774,7 @@ main(int argc, char** argv)
                                        : flumen::KolmogorovSmirnov(c.simulated, c.measured);
             c.status = run.jobFinished ? "done"
                                        : fmt::format("censored: {} iterations by {} s simulated",
-                                                     c.simulated.size(), o.maxSimS);
+                                                     c.simulated.size(), pc.budgetS);
         }
         else
         {
@@ -758,6 +792,7 @@ main(int argc, char** argv)
     meta.warmup = planner.Warmup();
     meta.wallSeconds = ran.wallSeconds;
     meta.maxSimS = o.maxSimS;
+    meta.budgetIterations = o.budgetIterations;
     meta.runsDone = runsRead.size();
     meta.runsPlanned = plan.runs.size();
     meta.coreSeconds = coreSeconds;

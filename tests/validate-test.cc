@@ -94,6 +94,13 @@ TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("--seeds"), std::string::npos) << r.output;
 
+    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
+                          + " --budget-iterations -1");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("--budget-iterations: expected an integer 0..1000, got '-1'"),
+              std::string::npos)
+        << r.output;
+
     std::string cal = dir.Write("cal.json", "{\"models\": {\"resnet50\": {\"compute_s\": \"x\"}}}");
     if (fs::exists(kTestbed))
     {
@@ -255,6 +262,32 @@ TEST(Validate, ReportOnlySimulatesNothing)
         counts.insert(rows[i][Column(rows[0], "iterations")]);
     }
     EXPECT_FALSE(counts.count("8 (1 warm-up)")) << "ResNet-50 at 0.16 s: 6 fit in 1 s";
+
+    // --budget-iterations: a run may always take that many and a half at the fastest testbed
+    // pace of the model in the series, however small --max-sim-s is.
+    r = test::RunValidate(kManifests
+                          + "iperf-rdma-configA.json --quick --iterations 8 --max-sim-s 0.01 "
+                            "--budget-iterations 5 --report-only --out "
+                          + out);
+    rows = CsvRows(test::ReadFile(out + "/points.csv"));
+    ASSERT_EQ(rows.size(), 4u);
+    double fastest = 1e9;
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        fastest = std::min(fastest, std::stod(rows[i][Column(rows[0], "testbed_mean_s")]));
+    }
+    counts.clear();
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        double pace = std::stod(rows[i][Column(rows[0], "testbed_mean_s")]);
+        int expected = std::clamp(static_cast<int>(5.5 * fastest / pace), 3, 8);
+        EXPECT_EQ(rows[i][Column(rows[0], "iterations")],
+                  std::to_string(expected) + " (1 warm-up)");
+        counts.insert(rows[i][Column(rows[0], "iterations")]);
+    }
+    EXPECT_TRUE(counts.count("5 (1 warm-up)")) << "the idle point: 5.5 of its own pace";
+    EXPECT_NE(test::ReadFile(out + "/report.md").find("or 5.5 iterations at the testbed's fastest"),
+              std::string::npos);
 }
 
 // A point whose runs reach --max-sim-s before their iterations finish is censored: no mean, a
@@ -268,7 +301,7 @@ TEST(Validate, RunsOverTheSimulatedTimeBudgetAreCensoredNotCounted)
     // measured) iteration.
     auto r = test::RunValidate(kManifests
                                + "iperf-rdma-configA.json --quick --iterations 3 --seeds 1 "
-                                 "--jobs 2 --max-sim-s 0.25 --out "
+                                 "--jobs 2 --max-sim-s 0.25 --budget-iterations 0 --out "
                                + out);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     auto rows = CsvRows(test::ReadFile(out + "/points.csv"));

@@ -683,14 +683,21 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
     if (meta.maxSimS > 0)
     {
         md += fmt::format(
-            "\nCensored points: each run may simulate at most {} s (`--max-sim-s`). A run that "
+            "\nCensored points: each run may simulate at most {} s (`--max-sim-s`){}. A run that "
             "reaches it before its iterations finish gives only a lower bound on the mean "
             "iteration time (iterations run back to back: at least the time since the rank's "
             "first measured iteration over the measured iterations). Such points are listed in "
             "points.csv with `simulated_mean_lower_bound_s` and left out of every median; where "
             "the bound already exceeds the testbed's mean, the simulation is certainly too "
             "slow there, and the headline counts them.\n",
-            meta.maxSimS);
+            meta.maxSimS,
+            meta.budgetIterations > 0
+                ? fmt::format(", or {}.5 iterations at the testbed's fastest mean for the model "
+                              "in that series where that is longer (a CDF run: at its own mean; "
+                              "`--budget-iterations`), so that a run the simulation does not "
+                              "slow finishes",
+                              meta.budgetIterations)
+                : std::string());
     }
     md += "\nBaselines, from the same idle time (measured where the testbed has an idle run, "
           "simulated otherwise) and the model's ring all-reduce volume D: communication fully "
