@@ -84,13 +84,13 @@ struct Options
 
 // A run's folder name: readable, and a hash of the whole scenario and the simulation model's
 // version, so that a changed calibration, setting or model runs again instead of reusing a
-// stale result.
+// stale result. `scenario` has been resolved once already (so this cannot throw).
 std::string
 RunId(const std::string& label, uint64_t seed, const json& scenario)
 {
-    return fmt::format(
-        "{}-s{}-{}", flumen::FileSafeName(label), seed,
-        flumen::StableHash(scenario.dump() + flumen::kSimulationModelVersion).substr(0, 8));
+    std::string version = flumen::ModelVersion(flumen::ResolveScenario(scenario, label));
+    return fmt::format("{}-s{}-{}", flumen::FileSafeName(label), seed,
+                       flumen::StableHash(scenario.dump() + version).substr(0, 8));
 }
 
 // Workers of the job in configuration "A" or "B".

@@ -185,6 +185,7 @@ MakeCrossSchedule(const Scenario& s)
     if (s.crossType == "websearch")
     {
         Ptr<ConsistentWebSearchSchedule> ws = CreateObject<ConsistentWebSearchSchedule>();
+        ws->SetAttribute("SizeBlock", UintegerValue(s.crossSizeBlockFlows));
         ws->Setup(s.sizeCdf, load, s.crossArrivals == "exponential", 0);
         schedule = ws;
     }

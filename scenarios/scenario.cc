@@ -207,6 +207,13 @@ MakeKeys()
                        "websearch flow start gaps: testbed = Poisson-distributed whole "
                        "microseconds (nearly periodic, as the testbed drew them); "
                        "exponential = textbook Poisson arrivals"));
+    k.push_back(Key("cross_traffic.size_block_flows", KeyType::Integer, 1000,
+                    "websearch flow sizes in stratified blocks of this many flows: each block "
+                    "holds the CDF's sizes in their exact proportions, in random order, so a "
+                    "run of seconds offers the requested load (0: independent draws, as the "
+                    "testbed's generator, whose heavy tail makes a short run's load vary by "
+                    "+-10 %)",
+                    0, 1e7));
     k.push_back(Key("cross_traffic.size_cdf", KeyType::String, "",
                     "flow-size CDF file (`size_in_packets 1 cumulative_probability` lines, "
                     "1460-byte packets; relative to the scenario file); empty = the "
@@ -640,6 +647,14 @@ ModelKeys()
     return keys;
 }
 
+std::string
+ModelVersion(const Scenario& s)
+{
+    return s.crossType == "websearch"
+               ? fmt::format("{}; web-search {}", kSimulationModelVersion, kWebSearchModelVersion)
+               : std::string(kSimulationModelVersion);
+}
+
 bool
 ParseSeconds(const std::string& text, double& out)
 {
@@ -937,6 +952,7 @@ ResolveScenario(const json& user, const std::string& source)
     s.crossStreams = Get(r, "cross_traffic.streams").get<uint32_t>();
     s.crossStartS = Get(r, "cross_traffic.start_s").get<double>();
     s.crossArrivals = Get(r, "cross_traffic.arrivals").get<std::string>();
+    s.crossSizeBlockFlows = Get(r, "cross_traffic.size_block_flows").get<uint32_t>();
     s.burstWidthUs = Get(r, "cross_traffic.burst.width_us").get<uint64_t>();
     s.burstPeriodMultiple = Get(r, "cross_traffic.burst.period_multiple").get<uint32_t>();
     s.burstShare = Get(r, "cross_traffic.burst.share").get<double>();

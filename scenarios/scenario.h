@@ -120,7 +120,8 @@ struct Scenario
     double crossLoadGbps;
     uint32_t crossStreams;
     double crossStartS;
-    std::string crossArrivals; //!< "testbed" or "exponential"
+    std::string crossArrivals;    //!< "testbed" or "exponential"
+    uint32_t crossSizeBlockFlows; //!< websearch: flows per stratified block of sizes
     uint64_t burstWidthUs;
     uint32_t burstPeriodMultiple;
     double burstShare;
@@ -153,6 +154,11 @@ struct Scenario
  * re-runs them instead of mixing old and new results.
  */
 constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
+/** The same for the web-search generator alone: only web-search runs are keyed on it. */
+constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
+
+/** The model version a scenario's results depend on (cached runs are keyed on it). */
+std::string ModelVersion(const Scenario& s);
 
 /** Seconds from the command line: all of the text a number above 0, at most 1e6. */
 bool ParseSeconds(const std::string& text, double& out);

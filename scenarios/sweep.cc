@@ -159,11 +159,12 @@ LoadSweep(const std::string& path)
             p.scenario["seed"] = seed;
             // Swept file paths are relative to the sweep file; points run from DIR/points.
             AbsolutisePaths(p.scenario, dir);
+            // Resolved now: a bad value fails the sweep before any point runs.
+            Scenario resolved
+                = ResolveScenario(p.scenario, fmt::format("{} (point {})", path, identity));
             // The model version too: a resumed sweep never mixes results of two models.
             p.id = StableHash(identity + " base=" + base.dump()
-                              + " model=" + kSimulationModelVersion);
-            // Resolved now: a bad value fails the sweep before any point runs.
-            ResolveScenario(p.scenario, fmt::format("{} (point {})", path, identity));
+                              + " model=" + ModelVersion(resolved));
             sweep.points.push_back(std::move(p));
         }
     }

@@ -58,10 +58,11 @@ Draw(Ptr<FlowSchedule> s, size_t n)
 }
 
 Ptr<ConsistentWebSearchSchedule>
-Consistent(double gbps, bool exponential, int64_t stream)
+Consistent(double gbps, bool exponential, int64_t stream, uint32_t sizeBlock = 1000)
 {
     RngSeedManager::SetSeed(1);
     auto s = CreateObject<ConsistentWebSearchSchedule>();
+    s->SetAttribute("SizeBlock", UintegerValue(sizeBlock));
     s->Setup(TestbedCdf(), DataRate(static_cast<uint64_t>(gbps * 1e9)), exponential, 0);
     s->AssignStreams(stream);
     return s;
@@ -108,9 +109,10 @@ TEST(FlowSizeCdf, BadLinesNameFileAndLine)
 
 TEST(WebSearchSchedule, SizesFollowTheCdf)
 {
-    // Size CV is 2.29, so 20000 draws put the mean's noise at 1.6%; 200000 bring it to 0.5%,
-    // making the 2% bound a real test rather than a coin toss on the stream.
-    auto flows = Draw(Consistent(20, false, 7), 200000);
+    // Independent draws, as the testbed's generator. Size CV is 2.29, so 20000 draws put the
+    // mean's noise at 1.6%; 200000 bring it to 0.5%, making the 2% bound a real test rather
+    // than a coin toss on the stream.
+    auto flows = Draw(Consistent(20, false, 7, 0), 200000);
     FlowSizeCdf cdf = TestbedCdf();
     std::map<uint64_t, double> counts;
     std::vector<double> sizes;
@@ -133,6 +135,73 @@ TEST(WebSearchSchedule, SizesFollowTheCdf)
               << m.mean / 1e6 << " MB (target 2.3695), CV " << m.cv << "\n";
     EXPECT_LT(ks, 0.02);
     EXPECT_NEAR(m.mean / 2.37e6, 1.0, 0.02);
+}
+
+// The default: sizes in stratified blocks of 1000 flows. Every block holds each size in the
+// CDF's exact proportion (its steps are multiples of 0.01), in random order; independent draws
+// vary by the size CV over sqrt(1000), 7 %, from one 1000 flows to the next.
+TEST(WebSearchSchedule, StratifiedBlocksHoldTheCdfProportionsInRandomOrder)
+{
+    const size_t block = 1000;
+    const size_t blocks = 200;
+    FlowSizeCdf cdf = TestbedCdf();
+    std::map<uint64_t, long> expected;
+    double previous = 0;
+    for (const auto& p : cdf.GetPoints())
+    {
+        expected[static_cast<uint64_t>(std::llround(p.packets * cdf.GetPacketBytes()))]
+            = std::lround((p.cumulative - previous) * block);
+        previous = p.cumulative;
+    }
+    auto relativeSd = [&](const std::vector<FlowArrival>& flows)
+    {
+        std::vector<double> sums(blocks, 0.0);
+        for (size_t i = 0; i < flows.size(); ++i)
+        {
+            sums[i / block] += static_cast<double>(flows[i].sizeBytes);
+        }
+        Moments m = Of(sums);
+        return m.cv;
+    };
+    auto stratified = Draw(Consistent(20, false, 7), block * blocks);
+    std::vector<uint64_t> firstOrder;
+    for (size_t b = 0; b < blocks; ++b)
+    {
+        std::map<uint64_t, long> counts;
+        double bytes = 0;
+        int descents = 0;
+        for (size_t i = b * block; i < (b + 1) * block; ++i)
+        {
+            ++counts[stratified[i].sizeBytes];
+            bytes += static_cast<double>(stratified[i].sizeBytes);
+            descents += i > b * block && stratified[i].sizeBytes < stratified[i - 1].sizeBytes;
+        }
+        for (const auto& [size, n] : expected)
+        {
+            EXPECT_EQ(counts[size], n) << "block " << b << ", size " << size;
+        }
+        EXPECT_NEAR(bytes / (block * cdf.MeanBytes()), 1.0, 1e-9) << "block " << b;
+        // Slice order would never descend; a random order descends about 40 % of the time.
+        EXPECT_GT(descents, 300) << "block " << b;
+        if (b < 2)
+        {
+            std::vector<uint64_t> order;
+            for (size_t i = b * block; i < (b + 1) * block; ++i)
+            {
+                order.push_back(stratified[i].sizeBytes);
+            }
+            if (b == 0)
+                firstOrder = order;
+            else
+                EXPECT_NE(order, firstOrder) << "each block draws its own order";
+        }
+    }
+    double independentSd = relativeSd(Draw(Consistent(20, false, 7, 0), block * blocks));
+    std::cout << "[measure] bytes per 1000 flows, relative sd over " << blocks
+              << " blocks: stratified " << relativeSd(stratified) << ", independent "
+              << independentSd << " (expected 2.29 / sqrt(1000) = 0.072)\n";
+    EXPECT_LT(relativeSd(stratified), 1e-9);
+    EXPECT_NEAR(independentSd, 2.29 / std::sqrt(1000.0), 0.015);
 }
 
 TEST(WebSearchSchedule, TestbedGapsAreNearlyPeriodicExponentialAreNot)

@@ -91,10 +91,18 @@ DrawStandardNormal(Ptr<UniformRandomVariable> uniform)
 TypeId
 ConsistentWebSearchSchedule::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::ConsistentWebSearchSchedule")
-                            .SetParent<FlowSchedule>()
-                            .SetGroupName("Flumen")
-                            .AddConstructor<ConsistentWebSearchSchedule>();
+    static TypeId tid
+        = TypeId("ns3::ConsistentWebSearchSchedule")
+              .SetParent<FlowSchedule>()
+              .SetGroupName("Flumen")
+              .AddConstructor<ConsistentWebSearchSchedule>()
+              .AddAttribute("SizeBlock",
+                            "Flows per stratified block of size draws: each block holds the "
+                            "CDF's sizes in their exact proportions, in random order (0 or 1: "
+                            "independent draws, as the testbed's generator).",
+                            UintegerValue(1000),
+                            MakeUintegerAccessor(&ConsistentWebSearchSchedule::m_sizeBlock),
+                            MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -115,6 +123,34 @@ ConsistentWebSearchSchedule::Setup(const FlowSizeCdf& cdf, DataRate load, bool e
     // The testbed: flows = target bytes / mean size over the run, gap = run / flows.
     m_meanGapUs = cdf.MeanBytes() * 8.0 / static_cast<double>(load.GetBitRate()) * 1e6;
     m_clockUs = 0;
+    m_slices.clear();
+    m_nextSlice = 0;
+}
+
+double
+ConsistentWebSearchSchedule::NextSizeDraw()
+{
+    if (m_sizeBlock <= 1)
+    {
+        return m_sizeRv->GetValue();
+    }
+    if (m_nextSlice == m_slices.size())
+    {
+        // A new block: its slices in a random order (Fisher-Yates).
+        m_slices.resize(m_sizeBlock);
+        for (uint32_t i = 0; i < m_sizeBlock; ++i)
+        {
+            m_slices[i] = i;
+        }
+        for (uint32_t i = m_sizeBlock - 1; i > 0; --i)
+        {
+            auto j = static_cast<uint32_t>(m_sizeRv->GetValue() * (i + 1));
+            std::swap(m_slices[i], m_slices[std::min(j, i)]);
+        }
+        m_nextSlice = 0;
+    }
+    double u = (m_slices[m_nextSlice++] + m_sizeRv->GetValue()) / m_sizeBlock;
+    return std::min(u, std::nextafter(1.0, 0.0));
 }
 
 bool
@@ -125,7 +161,7 @@ ConsistentWebSearchSchedule::Next(FlowArrival& flow)
                        : DrawPoisson(m_gapRv, m_meanGapUs);
     m_clockUs += gap; // cumulative sum of the gaps, as the testbed's generator did
     flow.startUs = m_clockUs;
-    flow.sizeBytes = m_cdf.SampleBytes(m_sizeRv->GetValue());
+    flow.sizeBytes = m_cdf.SampleBytes(NextSizeDraw());
     flow.destination = m_destination;
     return true;
 }
