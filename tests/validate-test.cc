@@ -245,46 +245,37 @@ TEST(Validate, ReportOnlySimulatesNothing)
     EXPECT_NE(test::ReadFile(out + "/report.md").find("Simulation runs finished: 0 of 3"),
               std::string::npos);
 
-    // Each point gets as many iterations as fit in the budget at the testbed's pace, 3 to 8.
-    r = test::RunValidate(kManifests
-                          + "iperf-rdma-configA.json --quick --iterations 8 --max-sim-s 1 "
-                            "--report-only --out "
-                          + out);
-    rows = CsvRows(test::ReadFile(out + "/points.csv"));
-    ASSERT_EQ(rows.size(), 4u);
-    std::set<std::string> counts;
-    for (size_t i = 1; i < rows.size(); ++i)
+    // Each point gets as many iterations as fit in the budget at the testbed's pace, 3 to 8:
+    // `budget(fastest)` is the run's budget, given the fastest testbed pace of the series.
+    auto iterationCounts = [&](const std::string& options, auto budget)
     {
-        double pace = std::stod(rows[i][Column(rows[0], "testbed_mean_s")]);
-        int expected = std::clamp(static_cast<int>(1.0 / pace), 3, 8);
-        EXPECT_EQ(rows[i][Column(rows[0], "iterations")],
-                  std::to_string(expected) + " (1 warm-up)");
-        counts.insert(rows[i][Column(rows[0], "iterations")]);
-    }
+        test::RunValidate(kManifests + "iperf-rdma-configA.json --quick --iterations 8 " + options
+                          + " --report-only --out " + out);
+        auto rows = CsvRows(test::ReadFile(out + "/points.csv"));
+        std::set<std::string> counts;
+        EXPECT_EQ(rows.size(), 4u);
+        double fastest = 1e9;
+        for (size_t i = 1; i < rows.size(); ++i)
+        {
+            fastest = std::min(fastest, std::stod(rows[i][Column(rows[0], "testbed_mean_s")]));
+        }
+        for (size_t i = 1; i < rows.size(); ++i)
+        {
+            double pace = std::stod(rows[i][Column(rows[0], "testbed_mean_s")]);
+            int expected = std::clamp(static_cast<int>(budget(fastest) / pace), 3, 8);
+            EXPECT_EQ(rows[i][Column(rows[0], "iterations")],
+                      std::to_string(expected) + " (1 warm-up)");
+            counts.insert(rows[i][Column(rows[0], "iterations")]);
+        }
+        return counts;
+    };
+    auto counts = iterationCounts("--max-sim-s 1", [](double) { return 1.0; });
     EXPECT_FALSE(counts.count("8 (1 warm-up)")) << "ResNet-50 at 0.16 s: 6 fit in 1 s";
 
     // --budget-iterations: a run may always take that many and a half at the fastest testbed
     // pace of the model in the series, however small --max-sim-s is.
-    r = test::RunValidate(kManifests
-                          + "iperf-rdma-configA.json --quick --iterations 8 --max-sim-s 0.01 "
-                            "--budget-iterations 5 --report-only --out "
-                          + out);
-    rows = CsvRows(test::ReadFile(out + "/points.csv"));
-    ASSERT_EQ(rows.size(), 4u);
-    double fastest = 1e9;
-    for (size_t i = 1; i < rows.size(); ++i)
-    {
-        fastest = std::min(fastest, std::stod(rows[i][Column(rows[0], "testbed_mean_s")]));
-    }
-    counts.clear();
-    for (size_t i = 1; i < rows.size(); ++i)
-    {
-        double pace = std::stod(rows[i][Column(rows[0], "testbed_mean_s")]);
-        int expected = std::clamp(static_cast<int>(5.5 * fastest / pace), 3, 8);
-        EXPECT_EQ(rows[i][Column(rows[0], "iterations")],
-                  std::to_string(expected) + " (1 warm-up)");
-        counts.insert(rows[i][Column(rows[0], "iterations")]);
-    }
+    counts = iterationCounts("--max-sim-s 0.01 --budget-iterations 5",
+                             [](double fastest) { return 5.5 * fastest; });
     EXPECT_TRUE(counts.count("5 (1 warm-up)")) << "the idle point: 5.5 of its own pace";
     EXPECT_NE(test::ReadFile(out + "/report.md").find("or 5.5 iterations at the testbed's fastest"),
               std::string::npos);
