@@ -244,6 +244,9 @@ TEST(Validate, ReportOnlySimulatesNothing)
     }
     EXPECT_NE(test::ReadFile(out + "/report.md").find("Simulation runs finished: 0 of 3"),
               std::string::npos);
+    // A series with nothing simulated is not judged against the targets.
+    EXPECT_NE(test::ReadFile(out + "/report.md").find("| none judged: no simulated points |"),
+              std::string::npos);
 
     // Each point gets as many iterations as fit in the budget at the testbed's pace, 3 to 8:
     // `budget(fastest)` is the run's budget, given the fastest testbed pace of the series.

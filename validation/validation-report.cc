@@ -667,6 +667,10 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
         {
             met += " (censored points not counted)";
         }
+        else if (s.validationPoints == 0)
+        {
+            met = "none judged: no simulated points"; // not run yet, or failed
+        }
         md += fmt::format("| {} | {} | {}{} | {} | {} | {}, {} | {} | {} | {} | {} | {} | {} | {} "
                           "|\n",
                           s.series, s.model, s.validationPoints,
