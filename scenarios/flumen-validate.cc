@@ -11,8 +11,8 @@
 // --max-sim-s seconds, or --budget-iterations (and half of one more) at the model's fastest
 // testbed pace in the series where that is longer; a job unfinished by then makes the point
 // "censored": only a lower bound on its mean is known (the testbed's worst points took minutes per
-// iteration). Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad
-// input.
+// iteration).
+// Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
 #include "atomic-file.h"
 #include "point-pool.h"
 #include "run-outputs.h"
@@ -84,11 +84,10 @@ struct Options
 
 // A run's folder name: readable, and a hash of the whole scenario and the simulation model's
 // version, so that a changed calibration, setting or model runs again instead of reusing a
-// stale result. `scenario` has been resolved once already (so this cannot throw).
+// stale result. `version`: flumen::ModelVersion of the resolved scenario.
 std::string
-RunId(const std::string& label, uint64_t seed, const json& scenario)
+RunId(const std::string& label, uint64_t seed, const json& scenario, const std::string& version)
 {
-    std::string version = flumen::ModelVersion(flumen::ResolveScenario(scenario, label));
     return fmt::format("{}-s{}-{}", flumen::FileSafeName(label), seed,
                        flumen::StableHash(scenario.dump() + version).substr(0, 8));
 }
@@ -180,11 +179,15 @@ class Planner
         {
             flumen::ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
         }
-        flumen::ResolveScenario(j, where); // throws ScenarioError naming `where`
-        std::string id = RunId(label, seed, j);
+        // Throws ScenarioError naming `where`.
+        std::string version = flumen::ModelVersion(flumen::ResolveScenario(j, where));
+        std::string id = RunId(label, seed, j, version);
         if (m_ids.insert(id).second)
         {
-            m_plan.runs.push_back({ id, j, { { "point", label }, { "testbed", where } } });
+            m_plan.runs.push_back(
+                { id,
+                  j,
+                  { { "point", label }, { "testbed", where }, { "model_version", version } } });
         }
         return id;
     }
@@ -646,7 +649,7 @@ main(int argc, char** argv)
                 flumen::PoolPoint r = first;
                 r.scenario["seed"] = seed;
                 std::string label = r.scenario["name"].get<std::string>();
-                r.id = RunId(label, seed, r.scenario);
+                r.id = RunId(label, seed, r.scenario, r.about["model_version"].get<std::string>());
                 pp.runIds.push_back(r.id);
                 if (planned.insert(r.id).second)
                 {
