@@ -184,7 +184,8 @@ TEST(Validate, QuickSeriesReportAndResume)
     EXPECT_NE(report.find("## Headline"), std::string::npos);
     // The manifest's testbed settings are declared in the report and reach every run.
     EXPECT_NE(report.find("- iperf-rdma-configA: "
-                          "`{\"topology\":{\"switch_queue\":{\"discipline\":\"fifo\"}}}`"),
+                          "`{\"topology\":{\"switch_queue\":{\"buffer_bytes\":296875000,"
+                          "\"discipline\":\"fifo\"}}}`"),
               std::string::npos)
         << report;
     int runs = 0;
@@ -195,6 +196,7 @@ TEST(Validate, QuickSeriesReportAndResume)
             ++runs;
             json run = json::parse(test::ReadFile(e.path().string()));
             EXPECT_EQ(run["topology"]["switch_queue"]["discipline"], "fifo") << e.path();
+            EXPECT_EQ(run["topology"]["switch_queue"]["buffer_bytes"], 296875000) << e.path();
             if (run["cross_traffic"]["type"] == "iperf")
             {
                 // The fewest iperf streams whose share beside busy RDMA, k/(k+1) of 25 Gbps,
