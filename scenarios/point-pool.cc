@@ -42,16 +42,6 @@ Tail(const std::string& text, size_t lines)
     return pos == std::string::npos || pos >= text.size() ? text : text.substr(pos + 1);
 }
 
-std::string
-Duration(double s)
-{
-    if (s < 90)
-        return fmt::format("{:.0f}s", s);
-    if (s < 5400)
-        return fmt::format("{:.0f}m{:02.0f}s", std::floor(s / 60), std::fmod(s, 60));
-    return fmt::format("{:.0f}h{:02.0f}m", std::floor(s / 3600), std::fmod(s / 60, 60));
-}
-
 struct Running
 {
     size_t index;
@@ -59,6 +49,25 @@ struct Running
 };
 
 } // namespace
+
+std::string
+FormatDuration(double seconds)
+{
+    // Rounded once, in whole units of the coarsest field, so that 3599.7 s reads 1h00m, not
+    // 59m60s.
+    double s = std::max(0.0, seconds);
+    if (s < 89.5)
+    {
+        return fmt::format("{}s", std::lround(s));
+    }
+    if (s < 5399.5)
+    {
+        long whole = std::lround(s);
+        return fmt::format("{}m{:02}s", whole / 60, whole % 60);
+    }
+    long minutes = std::lround(s / 60);
+    return fmt::format("{}h{:02}m", minutes / 60, minutes % 60);
+}
 
 bool
 PointFinished(const fs::path& dir, const std::string& id)
@@ -187,7 +196,7 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
                                      "elapsed {}, ETA {}\n",
                                      label, result.skipped + result.done, points.size(),
                                      result.skipped, result.failed, running.size(),
-                                     Duration(elapsed), Duration(eta));
+                                     FormatDuration(elapsed), FormatDuration(eta));
         }
         int status = 0;
         pid_t pid = waitpid(-1, &status, 0);

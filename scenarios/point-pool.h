@@ -38,6 +38,8 @@ struct PoolOptions
     std::vector<std::string> extraArgs; //!< passed to every flumen-run (e.g. --calibration F)
 };
 
+/** A wall time for progress lines: "42s", "12m05s", "3h07m". */
+std::string FormatDuration(double seconds);
 /** True when the point's folder holds a finished run. */
 bool PointFinished(const std::filesystem::path& dir, const std::string& id);
 /** The failure record of a point ("" when none): its error and the tail of its log. */

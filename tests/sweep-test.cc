@@ -1,5 +1,6 @@
 // Sweeps end to end: points in parallel, failures recorded, results.csv, resume after a
 // kill -9 without redoing or corrupting anything, and bad sweep files rejected up front.
+#include "point-pool.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -192,4 +193,16 @@ TEST(Sweep, SweptFilePathsAreRelativeToTheSweepFile)
     auto rows = Lines(test::ReadFile(dir.Path() + "/out/results.csv"));
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(Count(rows, ",done,"), 2u);
+}
+
+TEST(Sweep, ProgressDurationsCarryOverInsteadOfShowingSixty)
+{
+    EXPECT_EQ(FormatDuration(42.4), "42s");
+    EXPECT_EQ(FormatDuration(89.6), "1m30s");
+    EXPECT_EQ(FormatDuration(754.6), "12m35s");
+    EXPECT_EQ(FormatDuration(3599.7), "60m00s"); // was "59m60s"
+    EXPECT_EQ(FormatDuration(5399.6), "1h30m");
+    EXPECT_EQ(FormatDuration(7199.9), "2h00m"); // was "1h60m"
+    EXPECT_EQ(FormatDuration(11220), "3h07m");
+    EXPECT_EQ(FormatDuration(-3), "0s");
 }
