@@ -53,8 +53,8 @@ struct Running
 std::string
 FormatDuration(double seconds)
 {
-    // Rounded once, in whole units of the coarsest field, so that 3599.7 s reads 1h00m, not
-    // 59m60s.
+    // Rounded once, in whole units of the finest field shown, so that 3599.7 s reads 60m00s,
+    // not 59m60s.
     double s = std::max(0.0, seconds);
     if (s < 89.5)
     {
