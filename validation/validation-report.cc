@@ -83,6 +83,32 @@ struct SeriesSummary
                && std::abs(testbedKnee.x - simKnee.x) <= kCongestionPointTargetGbps;
     }
     bool AchievedOk() const { return medianAchieved <= kAchievedTarget; }
+
+    // The headline's verdict on the targets. A series with nothing simulated (not run yet, or
+    // failed) and nothing censored is not judged rather than missing every target.
+    std::string Verdict() const
+    {
+        if (validationPoints == 0 && censored == 0)
+        {
+            return "none judged: no simulated points";
+        }
+        std::string missed;
+        auto check = [&missed](bool ok, const char* target)
+        {
+            if (!ok)
+            {
+                missed += (missed.empty() ? "" : ", ") + std::string(target);
+            }
+        };
+        check(MeanOk(), "mean");
+        check(CongestedOk(), "congested");
+        check(BeatsBaselines(), "baselines");
+        check(P99Ok(), "p99");
+        check(KneeOk(), "congestion point");
+        check(AchievedOk(), "achieved rate");
+        std::string verdict = missed.empty() ? "all" : "missed: " + missed;
+        return censored ? verdict + " (censored points not counted)" : verdict;
+    }
 };
 
 std::vector<SeriesSummary>
@@ -641,36 +667,6 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
           "targets met |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& s : summaries)
     {
-        std::vector<std::string> missed;
-        if (!s.MeanOk())
-            missed.push_back("mean");
-        if (!s.CongestedOk())
-            missed.push_back("congested");
-        if (!s.BeatsBaselines())
-            missed.push_back("baselines");
-        if (!s.P99Ok())
-            missed.push_back("p99");
-        if (!s.KneeOk())
-            missed.push_back("congestion point");
-        if (!s.AchievedOk())
-            missed.push_back("achieved rate");
-        std::string met = missed.empty() ? "all"
-                                         : "missed: " +
-                                               [&]
-        {
-            std::string t;
-            for (size_t i = 0; i < missed.size(); ++i)
-                t += (i ? ", " : "") + missed[i];
-            return t;
-        }();
-        if (s.censored)
-        {
-            met += " (censored points not counted)";
-        }
-        else if (s.validationPoints == 0)
-        {
-            met = "none judged: no simulated points"; // not run yet, or failed
-        }
         md += fmt::format("| {} | {} | {}{} | {} | {} | {}, {} | {} | {} | {} | {} | {} | {} | {} "
                           "|\n",
                           s.series, s.model, s.validationPoints,
@@ -682,7 +678,7 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                           Num(s.medianMean, 1), Num(s.meanMean, 1), s.congestedPoints,
                           Num(s.medianCongested, 1), Num(s.medianP99, 1), Num(s.medianExposed, 1),
                           Num(s.medianHidden, 1), Num(s.medianAchieved, 1), Knee(s.testbedKnee),
-                          Knee(s.simKnee), met);
+                          Knee(s.simKnee), s.Verdict());
     }
     if (meta.maxSimS > 0)
     {
