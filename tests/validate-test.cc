@@ -179,6 +179,8 @@ TEST(Validate, QuickSeriesReportAndResume)
     EXPECT_EQ(series[1][Column(series[0], "model")], "resnet50");
     EXPECT_EQ(series[1][Column(series[0], "validation_points")], "2");
     EXPECT_FALSE(series[1][Column(series[0], "median_abs_mean_error_pct")].empty());
+    EXPECT_TRUE(series[1][Column(series[0], "mean_target_met")] == "1"
+                || series[1][Column(series[0], "mean_target_met")] == "0");
 
     std::string report = test::ReadFile(out + "/report.md");
     EXPECT_NE(report.find("## Headline"), std::string::npos);
@@ -249,6 +251,14 @@ TEST(Validate, ReportOnlySimulatesNothing)
     // A series with nothing simulated is not judged against the targets.
     EXPECT_NE(test::ReadFile(out + "/report.md").find("| none judged: no simulated points |"),
               std::string::npos);
+    // ... and its target columns in series.csv are empty, not 0 ("missed").
+    auto series = CsvRows(test::ReadFile(out + "/series.csv"));
+    ASSERT_EQ(series.size(), 2u);
+    for (const char* target : { "mean_target_met", "congested_target_met", "beats_baselines",
+                                "p99_target_met", "congestion_point_met", "achieved_rate_met" })
+    {
+        EXPECT_EQ(series[1][Column(series[0], target)], "") << target;
+    }
 
     // Each point gets as many iterations as fit in the budget at the testbed's pace, 3 to 8:
     // `budget(fastest)` is the run's budget, given the fastest testbed pace of the series.

@@ -84,11 +84,14 @@ struct SeriesSummary
     }
     bool AchievedOk() const { return medianAchieved <= kAchievedTarget; }
 
-    // The headline's verdict on the targets. A series with nothing simulated (not run yet, or
-    // failed) and nothing censored is not judged rather than missing every target.
+    // A series with nothing simulated (not run yet, or failed) and nothing censored is not
+    // judged against the targets, rather than missing every one of them.
+    bool Judged() const { return validationPoints > 0 || censored > 0; }
+
+    // The headline's verdict on the targets.
     std::string Verdict() const
     {
-        if (validationPoints == 0 && censored == 0)
+        if (!Judged())
         {
             return "none judged: no simulated points";
         }
@@ -551,9 +554,10 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                  "congestion_point_met",
                                                  "achieved_rate_met" };
     std::vector<std::vector<std::string>> seriesRows;
-    auto yn = [](bool b) { return std::string(b ? "1" : "0"); };
     for (const auto& s : summaries)
     {
+        // Target columns: 1 met, 0 missed, empty when the series is not judged.
+        auto yn = [&s](bool b) { return s.Judged() ? std::string(b ? "1" : "0") : std::string(); };
         seriesRows.push_back(std::vector<std::string>({ s.series,
                                                         s.model,
                                                         s.transport,
