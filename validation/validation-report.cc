@@ -426,6 +426,13 @@ HeadlineLines(const std::vector<ValidatedPoint>& points)
     std::vector<std::string> lines;
     for (const auto& s : Summarise(points))
     {
+        if (!s.Judged())
+        {
+            // Blank percentages would read as a result; say there is none.
+            lines.push_back(fmt::format("{:<24} {:<12}  no point simulated yet: not judged",
+                                        s.series, s.model));
+            continue;
+        }
         lines.push_back(fmt::format(
             "{:<24} {:<12} {:>2} points{}: median |error| of the mean {:>6}% (congested {} "
             "points: {}%), p99 {}%; baselines exposed {}%, hidden {}%; congestion point testbed {} "
