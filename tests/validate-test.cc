@@ -251,8 +251,7 @@ TEST(Validate, ReportOnlySimulatesNothing)
     // A series with nothing simulated is not judged against the targets.
     EXPECT_NE(test::ReadFile(out + "/report.md").find("| none judged: no simulated points |"),
               std::string::npos);
-    EXPECT_NE(r.output.find("resnet50      no point simulated yet: not judged"),
-              std::string::npos)
+    EXPECT_NE(r.output.find("resnet50      no point simulated yet: not judged"), std::string::npos)
         << r.output;
     // ... and its target columns in series.csv are empty, not 0 ("missed").
     auto series = CsvRows(test::ReadFile(out + "/series.csv"));
