@@ -697,6 +697,7 @@ main(int argc, char** argv)
         auto v = pp.point;
         std::vector<double> durations;
         double achieved = 0;
+        int achievedSeeds = 0;
         std::string failure;
         int unfinished = 0;
         double bound = 0; // mean over seeds of each seed's mean or, if unfinished, lower bound
@@ -707,7 +708,14 @@ main(int argc, char** argv)
             {
                 account(id, run);
                 ++v.seeds;
-                achieved += run.summary["cross_traffic"]["achieved_gbps"].get<double>();
+                // Runs of older versions cut before any measured iteration began have an
+                // empty measurement window and no achieved rate.
+                const auto& w = run.summary["measurement_window_s"];
+                if (w[1].get<double>() > w[0].get<double>())
+                {
+                    achieved += run.summary["cross_traffic"]["achieved_gbps"].get<double>();
+                    ++achievedSeeds;
+                }
                 unfinished += run.jobFinished ? 0 : 1;
                 bound += run.jobFinished ? run.meanS : run.lowerBoundS;
             }
@@ -718,7 +726,9 @@ main(int argc, char** argv)
         }
         if (v.seeds > 0)
         {
-            v.simAchievedGbps = v.idle ? 0.0 : achieved / v.seeds;
+            v.simAchievedGbps = v.idle              ? 0.0
+                                : achievedSeeds > 0 ? achieved / achievedSeeds
+                                                    : flumen::kUnknown;
         }
         if (v.seeds > 0 && unfinished > 0)
         {

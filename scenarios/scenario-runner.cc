@@ -502,9 +502,16 @@ RunScenario(const Scenario& s, const RunOptions& options)
             "raise simulation.max_time_s or lower job.iterations{}",
             s.source, done, s.iterations, s.maxTimeS, ranks));
     }
-    if (!state.windowOpen)
+    // A job cut before any worker began a measured iteration never opened the window: the
+    // rates are then measured over the whole run, warm-up included, rather than over an
+    // empty window (the monitors have recorded since the start).
+    const bool wholeRun = !state.windowOpen;
+    if (wholeRun)
     {
-        state.OpenWindow(); // unreachable with a finished job; keeps the arithmetic safe
+        state.windowOpen = true;
+        state.windowStart = Seconds(0);
+        state.crossBytesAtWindow = 0;
+        state.jobBytesAtWindow = 0;
     }
     const double window = simEnd - state.windowStart.GetSeconds();
 
@@ -766,6 +773,10 @@ RunScenario(const Scenario& s, const RunOptions& options)
                               { "max_queue_bytes", bottleneck->GetMaxQueueBytes() } };
     summary["ports"] = portsJson;
     summary["measurement_window_s"] = { state.windowStart.GetSeconds(), simEnd };
+    if (wholeRun)
+    {
+        summary["measurement_window_whole_run"] = true;
+    }
     summary["simulated_time_s"] = simEnd;
     summary["wall_time_s"] = wall;
     summary["wall_per_simulated_s"] = simEnd > 0 ? wall / simEnd : 0.0;

@@ -304,7 +304,8 @@ WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
                     sim.push_back({ x, fmt::format("{} {} {}\n", x, p.simMeanS,
                                                    std::max(p.simMeanS, p.simP99S)) });
                 }
-                if (p.status == "censored" && std::isfinite(p.simMeanLowerBoundS))
+                if (p.status == "censored" && std::isfinite(p.simMeanLowerBoundS)
+                    && (p.idle || std::isfinite(p.simAchievedGbps)))
                 {
                     double x = p.idle ? 0.0 : p.simAchievedGbps;
                     censored.push_back({ x, fmt::format("{} {}\n", x, p.simMeanLowerBoundS) });
