@@ -698,7 +698,10 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
             "\nCensored points: each run may simulate at most {} s (`--max-sim-s`){}. A run that "
             "reaches it before its iterations finish gives only a lower bound on the mean "
             "iteration time (iterations run back to back: at least the time since the rank's "
-            "first measured iteration over the measured iterations). Such points are listed in "
+            "first measured iteration over the measured iterations; a run cut before any "
+            "measured iteration began: the time since its start over all its iterations, warm-up "
+            "included, and its achieved cross-traffic rate is then measured over the whole run, "
+            "or left empty for runs of versions before 2026-11-25). Such points are listed in "
             "points.csv with `simulated_mean_lower_bound_s` and left out of every median; where "
             "the bound already exceeds the testbed's mean, the simulation is certainly too "
             "slow there, and the headline counts them.\n",
