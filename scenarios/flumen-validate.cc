@@ -525,13 +525,14 @@ ParseOptions(int argc, char** argv, Options& o)
 struct RunResult
 {
     json summary;
+    std::vector<double> warmupDurations; //!< all workers
     bool jobFinished = true;
     double meanS = flumen::kUnknown;       //!< measured iterations, all workers
     double lowerBoundS = flumen::kUnknown; //!< an unfinished job: the mean is at least this
 };
 
-// Reads a finished run: its summary and its iteration times (warm-up left out, all workers),
-// appended to `durations`.
+// Reads a finished run: its summary and its measured iteration times (all workers), appended
+// to `durations`; the warm-up ones go to run.warmupDurations.
 bool
 ReadRun(const fs::path& dir, RunResult& run, std::vector<double>& durations)
 {
@@ -550,10 +551,7 @@ ReadRun(const fs::path& dir, RunResult& run, std::vector<double>& durations)
     for (const auto& r : flumen::ParseIterationsCsv(flumen::ReadTextFile(dir / "iterations.csv"),
                                                     (dir / "iterations.csv").string()))
     {
-        if (!r.warmup)
-        {
-            durations.push_back(r.DurationS());
-        }
+        (r.warmup ? run.warmupDurations : durations).push_back(r.DurationS());
     }
     return true;
 }
@@ -701,6 +699,7 @@ main(int argc, char** argv)
         std::string failure;
         int unfinished = 0;
         double bound = 0; // mean over seeds of each seed's mean or, if unfinished, lower bound
+        std::vector<double> warmups;
         for (const auto& id : pp.runIds)
         {
             RunResult run;
@@ -717,6 +716,12 @@ main(int argc, char** argv)
                     ++achievedSeeds;
                 }
                 unfinished += run.jobFinished ? 0 : 1;
+                if (!run.jobFinished)
+                {
+                    v.censoredCutS = run.summary["simulated_time_s"].get<double>();
+                }
+                warmups.insert(warmups.end(), run.warmupDurations.begin(),
+                               run.warmupDurations.end());
                 bound += run.jobFinished ? run.meanS : run.lowerBoundS;
             }
             else if (failure.empty())
@@ -733,6 +738,13 @@ main(int argc, char** argv)
         if (v.seeds > 0 && unfinished > 0)
         {
             v.simMeanLowerBoundS = bound / v.seeds;
+            const auto& completed = durations.empty() ? warmups : durations;
+            if (!completed.empty())
+            {
+                v.censoredCompletedMeanS = flumen::Summarize(completed).mean;
+                v.censoredCompletedIterations = static_cast<int>(completed.size());
+                v.censoredCompletedWarmup = durations.empty();
+            }
         }
         else if (v.seeds > 0 && !durations.empty())
         {

@@ -220,6 +220,18 @@ Knee(const CongestionPoint& c)
     return c.found ? fmt::format("({:.2f}, {:.3f})", c.x, c.t) : "none";
 }
 
+// "12" or "3 warm-up": how many iterations a censored point's indicative mean is over.
+std::string
+CompletedIterations(const ValidatedPoint& p)
+{
+    if (p.censoredCompletedIterations == 0)
+    {
+        return "";
+    }
+    return fmt::format("{}{}", p.censoredCompletedIterations,
+                       p.censoredCompletedWarmup ? " warm-up" : "");
+}
+
 std::string
 FitText(const ExpFit& f)
 {
@@ -473,6 +485,9 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                  "simulated_mean_lower_bound_s",
                                                  "mean_error_pct",
                                                  "mean_error_lower_bound_pct",
+                                                 "censored_completed_mean_s",
+                                                 "censored_completed_iterations",
+                                                 "censored_completed_error_pct",
                                                  "p99_error_pct",
                                                  "exposed_baseline_s",
                                                  "exposed_error_pct",
@@ -508,6 +523,9 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
               Num(p.simMeanLowerBoundS),
               Num(PercentError(p.simMeanS, p.testbedMeanS), 2),
               Num(PercentError(p.simMeanLowerBoundS, p.testbedMeanS), 2),
+              Num(p.censoredCompletedMeanS),
+              CompletedIterations(p),
+              Num(PercentError(p.censoredCompletedMeanS, p.testbedMeanS), 2),
               Num(PercentError(p.simP99S, p.testbedP99S), 2),
               Num(p.exposedS),
               Num(PercentError(p.exposedS, p.testbedMeanS), 2),
@@ -726,6 +744,46 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                           std::isnan(s.idleMeasuredS) ? "(no idle run)" : Num(s.idleMeasuredS),
                           Num(s.idleSimulatedS),
                           Num(PercentError(s.idleSimulatedS, s.idleMeasuredS), 2));
+    }
+    std::vector<const ValidatedPoint*> censoredPoints;
+    for (const auto& p : points)
+    {
+        if (p.status == "censored" && p.testbed)
+        {
+            censoredPoints.push_back(&p);
+        }
+    }
+    std::stable_sort(censoredPoints.begin(), censoredPoints.end(),
+                     [](const auto* a, const auto* b)
+                     {
+                         return std::tie(a->series, a->model, a->offeredGbps)
+                                < std::tie(b->series, b->model, b->offeredGbps);
+                     });
+    std::string censoredRows;
+    for (const auto* pp : censoredPoints)
+    {
+        const auto& p = *pp;
+        censoredRows
+            += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.series, p.model,
+                           Num(p.requestedGbps, 1), Num(p.measuredGbps, 2), Num(p.testbedMeanS, 3),
+                           Num(p.simMeanLowerBoundS, 3),
+                           Num(PercentError(p.simMeanLowerBoundS, p.testbedMeanS), 1),
+                           p.censoredCompletedIterations
+                               ? fmt::format("{} over {}", Num(p.censoredCompletedMeanS, 3),
+                                             CompletedIterations(p))
+                               : fmt::format("none within {:.2f} s", p.censoredCutS),
+                           Num(PercentError(p.censoredCompletedMeanS, p.testbedMeanS), 1));
+    }
+    if (!censoredRows.empty())
+    {
+        md += "\n## Censored points (left out of every median)\n\nThe lower bound is what the "
+              "headline judges. Beside it, indicative only: the mean of the iterations the runs "
+              "completed before the cut (all workers and seeds; the warm-up iterations where no "
+              "measured one completed), which leaves out the slower iterations still running at "
+              "the cut.\n\n| series | model | requested Gbps | testbed measured Gbps | testbed "
+              "mean s | simulated lower bound s | error % | completed iterations: mean s | error "
+              "% |\n|---|---|---|---|---|---|---|---|---|\n";
+        md += censoredRows;
     }
     md += "\n## Fits t(x) = A exp(B / (C - x)^n)\n\n| series | model | testbed A | B | C | n | "
           "R^2 | simulated A | B | C | n | R^2 |\n|---|---|---|---|---|---|---|---|---|---|---|---|"

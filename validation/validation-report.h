@@ -35,7 +35,14 @@ struct ValidatedPoint
     double simAchievedGbps = kUnknown;
     //! Censored point (a run hit the simulated-time budget): the mean is at least this.
     double simMeanLowerBoundS = kUnknown;
-    double exposedS = kUnknown; //!< closed-form baselines
+    //! Censored point: the mean of the iterations its runs completed before the cut (the
+    //! measured ones; the warm-up ones where none was measured). Indicative only: the
+    //! iterations still running at the cut were slower, and no median uses it.
+    double censoredCompletedMeanS = kUnknown;
+    int censoredCompletedIterations = 0;  //!< over all workers and seeds
+    bool censoredCompletedWarmup = false; //!< they were warm-up iterations
+    double censoredCutS = kUnknown;       //!< simulated time at which its runs were cut
+    double exposedS = kUnknown;           //!< closed-form baselines
     double hiddenS = kUnknown;
     bool idle = false;        //!< no cross traffic
     bool testbed = true;      //!< false: an idle reference the testbed did not measure
