@@ -26,6 +26,9 @@ plot 'cdf-resnet50-8G-rdma.testbed.dat' using 1:2 with steps lw 2 title 'testbed
 set output 'cdf-resnet50-8G-tcp.png'
 set title 'resnet50 at 8 Gbps web-search, tcp: KS distance 0.571' noenhanced
 plot 'cdf-resnet50-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (69 iterations)'
+set output 'cdf-vgg16-20G-tcp.png'
+set title 'vgg16 at 20 Gbps web-search, tcp: KS distance 0.503' noenhanced
+plot 'cdf-vgg16-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (12 iterations)'
 set output 'cdf-vgg16-8G-tcp.png'
 set title 'vgg16 at 8 Gbps web-search, tcp: KS distance 1.000' noenhanced
 plot 'cdf-vgg16-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (18 iterations)'
