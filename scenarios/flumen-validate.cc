@@ -797,9 +797,10 @@ main(int argc, char** argv)
             // computed, and the status says so.
             c.ks = c.simulated.empty() ? flumen::kUnknown
                                        : flumen::KolmogorovSmirnov(c.simulated, c.measured);
-            c.status = run.jobFinished ? "done"
-                                       : fmt::format("censored: {} iterations by {} s simulated",
-                                                     c.simulated.size(), pc.budgetS);
+            c.status = run.jobFinished
+                           ? "done"
+                           : fmt::format("censored: {} iterations by {:.3g} s simulated",
+                                         c.simulated.size(), pc.budgetS);
         }
         else
         {
