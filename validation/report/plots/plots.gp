@@ -20,6 +20,9 @@ set ylabel 'cumulative fraction'
 set output 'cdf-bert-large-20G-tcp.png'
 set title 'bert-large at 20 Gbps web-search, tcp: KS distance 0.331' noenhanced
 plot 'cdf-bert-large-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-bert-large-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (9 iterations)'
+set output 'cdf-bert-large-8G-tcp.png'
+set title 'bert-large at 8 Gbps web-search, tcp: KS distance 0.976' noenhanced
+plot 'cdf-bert-large-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-bert-large-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (9 iterations)'
 set output 'cdf-resnet50-20G-tcp.png'
 set title 'resnet50 at 20 Gbps web-search, tcp: KS distance 0.227' noenhanced
 plot 'cdf-resnet50-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (36 iterations)'
