@@ -340,7 +340,8 @@ RunLocal(const Options& o, const flumen::Sweep& sweep)
     auto states = Classify(sweep, points, {}, {});
     WriteResults(sweep, o.out, states);
     std::cout << fmt::format("sweep: {} of {} points done ({} this run, {} skipped), {} failed; "
-                             "{:.0f} s of simulation wall time this run; wrote {}\n",
+                             "{:.0f} s of simulation wall time this run (added over its points); "
+                             "wrote {}\n",
                              CountStatus(states, "done"), sweep.points.size(), run.done,
                              run.skipped, run.failed, run.wallSeconds,
                              (fs::path(o.out) / "results.csv").string());

@@ -659,11 +659,13 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
 
     // report.md: the headline tables, then the detail.
     std::string md = "# flumen validation report\n\n";
-    md += fmt::format("Command: `{}`{}. Wall time of the simulations run now: {:.0f} s. "
-                      "Simulation runs finished: {} of {}; their own wall times add up to {:.2f} "
-                      "core-hours (one core per run, this or earlier invocations).\n\n",
-                      meta.command, meta.quick ? " (quick: a ResNet-50 subset)" : "",
-                      meta.wallSeconds, meta.runsDone, meta.runsPlanned, meta.coreSeconds / 3600.0);
+    // Both times are sums of the runs' own wall times (one core each), not the command's
+    // elapsed time, which depends on --jobs.
+    md += fmt::format("Command: `{}`{}. Simulation runs finished: {} of {}; their own wall "
+                      "times add up to {:.2f} core-hours (one core per run, this or earlier "
+                      "invocations), {:.0f} s of it in runs of this invocation.\n\n",
+                      meta.command, meta.quick ? " (quick: a ResNet-50 subset)" : "", meta.runsDone,
+                      meta.runsPlanned, meta.coreSeconds / 3600.0, meta.wallSeconds);
     md += fmt::format(
         "Compute profiles: {}. They come from the runs without cross traffic only. Fitted "
         "beyond those runs, and declared here: the hosts' TCP ceiling "
