@@ -816,7 +816,7 @@ main(int argc, char** argv)
     meta.quick = o.quick;
     meta.iterations = planner.Iterations();
     meta.warmup = planner.Warmup();
-    meta.wallSeconds = ran.wallSeconds;
+    meta.coreSecondsNow = ran.wallSeconds;
     meta.maxSimS = o.maxSimS;
     meta.budgetIterations = o.budgetIterations;
     meta.runsDone = runsRead.size();

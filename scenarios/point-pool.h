@@ -28,7 +28,7 @@ struct PoolResult
     size_t skipped = 0; //!< finished by an earlier run
     size_t done = 0;    //!< finished by this run
     size_t failed = 0;
-    double wallSeconds = 0; //!< simulation wall time of the points run now
+    double wallSeconds = 0; //!< wall times of the points run now, added up (one core each)
 };
 
 struct PoolOptions

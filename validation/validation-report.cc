@@ -665,7 +665,7 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                       "times add up to {:.2f} core-hours (one core per run, this or earlier "
                       "invocations), {:.0f} s of it in runs of this invocation.\n\n",
                       meta.command, meta.quick ? " (quick: a ResNet-50 subset)" : "", meta.runsDone,
-                      meta.runsPlanned, meta.coreSeconds / 3600.0, meta.wallSeconds);
+                      meta.runsPlanned, meta.coreSeconds / 3600.0, meta.coreSecondsNow);
     md += fmt::format(
         "Compute profiles: {}. They come from the runs without cross traffic only. Fitted "
         "beyond those runs, and declared here: the hosts' TCP ceiling "

@@ -77,10 +77,10 @@ struct ValidationMeta
     bool quick = false;
     int iterations = 0;
     int warmup = 0;
-    double wallSeconds = 0;   //!< wall times of the runs made by this invocation, added up
-    double maxSimS = 0;       //!< simulated-time budget per run (0: none)
-    int budgetIterations = 0; //!< ...or this many and a half at the testbed's pace, if longer
-    size_t runsDone = 0;      //!< simulation runs finished (now or earlier)
+    double coreSecondsNow = 0; //!< the wall times of the runs made by this invocation, added up
+    double maxSimS = 0;        //!< simulated-time budget per run (0: none)
+    int budgetIterations = 0;  //!< ...or this many and a half at the testbed's pace, if longer
+    size_t runsDone = 0;       //!< simulation runs finished (now or earlier)
     size_t runsPlanned = 0;
     double coreSeconds = 0; //!< the finished runs' wall times added up (one core each)
     double linkGbps = 25;
