@@ -1,12 +1,15 @@
-// A run, fully described: the scenario keys (one table: type, default, range, meaning),
-// loading a JSON file, --set overrides, and validation into a typed Scenario.
+// A run, fully described: loading a JSON scenario file, --set overrides, and resolution into a
+// typed Scenario (every key checked against the key table of scenario-keys.h, defaults filled
+// in, cross-key rules checked).
 #ifndef FLUMEN_SCENARIO_H
 #define FLUMEN_SCENARIO_H
 
 #include "load-file.h"
+#include "scenario-keys.h"
 
 #include "ns3/flow-size-cdf.h"
 #include "ns3/model-profile.h"
+#include "ns3/star-topology-helper.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,127 +28,72 @@ class ScenarioError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
-enum class KeyType
-{
-    Integer,
-    Number,
-    String,
-    Boolean
-};
-
-struct KeySpec
-{
-    std::string path; //!< dotted, e.g. "cross_traffic.load_gbps"
-    KeyType type;
-    nlohmann::json defaultValue;
-    std::string help;
-    double min = -1e300; //!< numbers: inclusive bounds
-    double max = 1e300;
-    std::vector<std::string> choices; //!< strings: allowed values (empty = any)
-};
-
-/** Every scenario key, in documentation order. */
-const std::vector<KeySpec>& ScenarioKeys();
-/** Fields of a user-defined model under models.<name>. */
-const std::vector<KeySpec>& ModelKeys();
-
-struct QueueSettings
-{
-    std::string discipline;
-    uint64_t bufferBytes;
-    uint64_t ecnKminBytes;
-    uint64_t ecnKmaxBytes;
-    double ecnPmax;
-};
-
 /** A model: the built-in profiles, or one defined under `models` (one gradient tensor). */
 using ModelSettings = ns3::ModelProfile;
 
+/**
+ * A resolved scenario: what the builders of a run read. Keys that set an ns-3 attribute have
+ * no field here (ApplyAttributeKeys sets them); each field is written by its key's `store`
+ * in the key table (scenario-keys.cc), then cross-key rules are checked.
+ */
 struct Scenario
 {
     nlohmann::json resolved; //!< every key, defaults filled in
     std::string source;      //!< where it came from (file name), for messages
 
     std::string name;
-    uint64_t seed;
+    uint64_t seed = 1;
 
-    char configuration;
-    double linkRateGbps;
-    double linkDelayUs;
-    uint32_t mtuBytes;
-    QueueSettings hostQueue;
-    QueueSettings switchQueue;
+    char configuration = 'B';
+    double linkRateGbps = 0;
+    double linkDelayUs = 0;
+    uint32_t mtuBytes = 0;
+    ns3::EgressQueueConfig hostQueue;
+    ns3::EgressQueueConfig switchQueue;
+    bool pfcEnabled = false;
 
-    bool jobEnabled;
-    ModelSettings model;
+    bool jobEnabled = true;
+    std::string modelName;
+    ModelSettings model; //!< job.model's profile with the job.compute_s etc. overrides
+    struct ModelOverrides
+    {
+        double computeS = 0;         //!< 0: the model's
+        double backwardShare = 0;    //!< 0: the model's
+        double computeJitterCv = -1; //!< -1: the model's
+    } modelOverrides;
     std::string transport;
-    uint32_t iterations;
-    uint32_t warmupIterations;
-    uint32_t socketsPerPeer;
-    double hostCeilingGbps;
-    uint32_t ncclChannels;
-    uint64_t ncclSliceBytes;
-    double horovodCycleMs;
-    uint64_t horovodFusionBytes;
-
-    struct Rdma
-    {
-        uint32_t mtuBytes;
-        uint32_t ackInterval;
-        double cnpIntervalUs;
-        double nakIntervalUs;
-        double retransmitTimeoutMs;
-        uint32_t nicBackpressureBytes;
-        double nicWeight;
-        uint32_t nicTcpQueues;
-    } rdma;
-    struct Dcqcn
-    {
-        double alphaGain;
-        double alphaUpdateUs;
-        double rateIncreaseUs;
-        uint64_t byteCounterBytes;
-        uint32_t fastRecoverySteps;
-        double aiMbps;
-        double haiMbps;
-        double minRateMbps;
-        double minDecreaseFactor;
-        bool clampTargetRate;
-    } dcqcn;
-    bool pfcEnabled;
-    uint32_t pfcXoffBytes;
-    uint32_t pfcXonBytes;
+    uint32_t iterations = 0;
+    uint32_t warmupIterations = 0;
+    uint32_t ncclChannels = 1;
+    uint32_t rdmaMtuBytes = 0;  //!< also the RdmaRingTransport::Mtu attribute
+    double hostCeilingGbps = 0; //!< also the TcpRingTransport::HostCeiling attribute
 
     std::string crossType;
-    double crossLoadGbps;
-    uint32_t crossStreams;
-    double crossStartS;
-    std::string crossArrivals;    //!< "testbed" or "exponential"
-    uint32_t crossSizeBlockFlows; //!< websearch: flows per stratified block of sizes
-    uint64_t burstWidthUs;
-    uint32_t burstPeriodMultiple;
-    double burstShare;
-    uint32_t burstMinFlows;
+    double crossLoadGbps = 0;
+    uint32_t crossStreams = 0;
+    double crossStartS = 0;
+    std::string crossArrivals;        //!< "testbed" or "exponential"
+    uint32_t crossSizeBlockFlows = 0; //!< websearch: flows per stratified block of sizes
+    uint64_t burstWidthUs = 0;
+    uint32_t burstPeriodMultiple = 0;
+    double burstShare = 0;
+    uint32_t burstMinFlows = 0;
+    std::string sizeCdfFile;               //!< cross_traffic.size_cdf as given ("" = built in)
+    std::string replayFile;                //!< cross_traffic.file as given
     ns3::FlowSizeCdf sizeCdf;              //!< web-search and burst flow sizes
     std::vector<LoadFileFlow> replayFlows; //!< replay: the load file's flows
 
     std::string tcpCongestionControl;
-    uint32_t tcpSndBufBytes;
-    uint32_t tcpRcvBufBytes;
-    double tcpMinRtoMs;
-    double tcpTimeWaitMs;
-    double linkBinUs;
-    uint32_t tcpDelayedAckCount;
-    double tcpDelayedAckTimeoutMs;
-    bool tcpEcn;
-    bool tcpSack;
-    bool tcpTimestamps;
+    bool tcpTimestamps = true; //!< also the TcpSocketBase::Timestamp attribute
+    bool tcpEcn = false;
+    double tcpTimeWaitMs = 0;
+    double linkBinUs = 0;
 
-    double maxTimeS;
-    bool reportUnfinished; //!< simulation.on_max_time = report
-    double durationS;
+    double maxTimeS = 0;
+    bool reportUnfinished = false; //!< simulation.on_max_time = report
+    double durationS = 0;
     std::string scheduler;
-    double progressIntervalS;
+    double progressIntervalS = 0;
 };
 
 /**
@@ -172,20 +120,8 @@ void ApplyOverride(nlohmann::json& scenario, const std::string& assignment);
 void SetKey(nlohmann::json& scenario, const std::string& key, const nlohmann::json& value);
 /** Checks every key, type, range and cross-key rule; fills defaults. Throws ScenarioError. */
 Scenario ResolveScenario(const nlohmann::json& user, const std::string& source);
-/**
- * Applies a calibration file (written by `flumen calibrate`): for the scenario's model (job.model,
- * default resnet50) sets job.compute_s and job.compute_jitter_cv unless the scenario sets them.
- * Returns whether the file had the model. Errors name `calibrationSource`.
- */
-bool ApplyCalibration(nlohmann::json& scenario, const nlohmann::json& calibration,
-                      const std::string& calibrationSource);
-/**
- * Reads a calibration file and checks its shape and every model's entry, so that a bad file
- * fails before anything runs. Throws ScenarioError naming the file and key.
- */
-nlohmann::json LoadCalibration(const std::string& path);
-/** The table of keys as text (for `flumen keys` and the README). */
-std::string DescribeKeys();
+/** Reads a JSON value at a dotted path of a resolved scenario. */
+const nlohmann::json& ValueAt(const nlohmann::json& resolved, const std::string& path);
 
 } // namespace flumen
 

@@ -126,9 +126,7 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
     {
         hostTc = TrafficControlHelper();
         hostTc.SetRootQueueDisc("ns3::NicQueueDisc", "HostBufferBytes",
-                                UintegerValue(m_config.hostQueue.bufferBytes), "RdmaWeight",
-                                DoubleValue(m_config.nicRdmaWeight), "HostTxQueues",
-                                UintegerValue(m_config.nicTcpQueues));
+                                UintegerValue(m_config.hostQueue.bufferBytes));
     }
     TrafficControlHelper torTc
         = MakeQueueHelper(m_config.switchQueue, m_config.linkRate, m_config.linkDelay);
@@ -150,7 +148,7 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
-    if (m_config.pfc.enabled)
+    if (m_config.pfc)
     {
         NS_ABORT_MSG_IF(!m_config.rdmaNic, "PFC needs the RDMA-aware host NICs (rdmaNic)");
         std::vector<Ptr<NicQueueDisc>> nics;
@@ -158,9 +156,7 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         {
             nics.push_back(DynamicCast<NicQueueDisc>(q));
         }
-        t.pfc = CreateObjectWithAttributes<PfcController>(
-            "XoffBytes", UintegerValue(m_config.pfc.xoffBytes), "XonBytes",
-            UintegerValue(m_config.pfc.xonBytes));
+        t.pfc = CreateObject<PfcController>();
         // A PAUSE frame (64 bytes) takes effect after its serialisation and the propagation.
         Time delay = m_config.linkDelay + m_config.linkRate.CalculateBytesTxTime(64);
         t.pfc->Install(t.torQueueDiscs, t.hostAddresses, nics, delay);

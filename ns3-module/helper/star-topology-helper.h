@@ -32,19 +32,11 @@ namespace ns3
  */
 struct EgressQueueConfig
 {
-    std::string discipline = "fifo"; //!< "fifo", "red" or "ecn"
-    uint32_t bufferBytes = 4 * 1024 * 1024;
+    std::string discipline = "fifo";    //!< "fifo", "red" or "ecn"
+    uint32_t bufferBytes = 4000000;     //!< ns-3 counts queue bytes in 32 bits
     uint32_t ecnKminBytes = 100 * 1000; //!< red, ecn
     uint32_t ecnKmaxBytes = 400 * 1000; //!< red, ecn
     double ecnPmax = 0.2;               //!< red, ecn: marking probability at Kmax
-};
-
-/** Priority flow control at the ToR for the RoCE class (needs rdmaNic). */
-struct PfcConfig
-{
-    bool enabled = false;
-    uint32_t xoffBytes = 512 * 1024;
-    uint32_t xonBytes = 512 * 1024 - 3000;
 };
 
 struct StarTopologyConfig
@@ -54,16 +46,26 @@ struct StarTopologyConfig
     DataRate linkRate = DataRate("25Gbps");
     Time linkDelay = MicroSeconds(1);
     uint16_t mtu = 1500;
-    EgressQueueConfig hostQueue;   //!< every host NIC's egress
-    EgressQueueConfig switchQueue; //!< every ToR port's egress
+    /**
+     * Every host NIC's egress. Linux's qdisc limit (1000 packets) counts TSO super-packets and
+     * TCP Small Queues caps each socket near 1 MB, so a host does not drop its own TCP windows;
+     * ns-3 has neither, so the buffer is sized above the sockets' windows instead.
+     */
+    EgressQueueConfig hostQueue{ "fifo", 8000000 };
+    /**
+     * Every ToR port's egress: marks ECN-capable packets (RoCE) so that DCQCN works; TCP
+     * without ECN sees a FIFO.
+     */
+    EgressQueueConfig switchQueue{ "ecn", 4000000 };
     /**
      * Host NICs arbitrate RDMA and TCP/IP (NicQueueDisc, hostQueue.bufferBytes for the
-     * TCP/IP class) instead of hostQueue's discipline; needed by the RDMA transport.
+     * TCP/IP class; its other attributes through Config or ns-3 defaults) instead of
+     * hostQueue's discipline; needed by the RDMA transport.
      */
     bool rdmaNic = false;
-    double nicRdmaWeight = 1.0; //!< RDMA's quantum relative to each TCP/IP send queue's
-    uint32_t nicTcpQueues = 32; //!< TCP/IP send queues served round robin beside RDMA
-    PfcConfig pfc;
+    /** Priority flow control at the ToR for the RoCE class (needs rdmaNic); thresholds are
+     * PfcController's attributes. */
+    bool pfc = false;
 };
 
 /** What StarTopologyHelper::Install built, and the roles configuration A or B gives hosts. */

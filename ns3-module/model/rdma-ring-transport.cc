@@ -46,7 +46,9 @@ RdmaRingTransport::GetTypeId()
               .AddAttribute("RetransmitTimeout",
                             "Go back to the first unacknowledged packet when no ACK came for this "
                             "long (NCCL's default NCCL_IB_TIMEOUT=14: 4.096 us x 2^14).",
-                            TimeValue(MicroSeconds(67108.864)),
+                            // In whole nanoseconds: MicroSeconds(67108.864) loses the fraction
+                            // when a TypeId is registered (before the time resolution is set).
+                            TimeValue(NanoSeconds(4096 * 16384)),
                             MakeTimeAccessor(&RdmaRingTransport::m_rto),
                             MakeTimeChecker(MicroSeconds(1)))
               .AddTraceSource("PacketDelivered",

@@ -47,7 +47,7 @@ TcpRingTransport::GetTypeId()
                             MakeUintegerChecker<uint16_t>(1))
               .AddAttribute("SocketsPerPeer",
                             "TCP connections to the next rank (NCCL_NSOCKS_PERTHREAD x threads).",
-                            UintegerValue(1), MakeUintegerAccessor(&TcpRingTransport::m_sockets),
+                            UintegerValue(2), MakeUintegerAccessor(&TcpRingTransport::m_sockets),
                             MakeUintegerChecker<uint32_t>(1, 64))
               .AddAttribute(
                   "HostCeiling", "Host-side throughput ceiling of the socket path (0 = none).",

@@ -7,6 +7,7 @@
 // DIR/points/<id>.failed.json and retried by the next run. DIR/results.csv has one row per
 // point. Exit: 0 all done (or submitted), 1 some failed or unfinished, 2 bad input.
 #include "point-pool.h"
+#include "calibration-file.h"
 #include "scenario.h"
 #include "slurm-backend.h"
 #include "sweep.h"

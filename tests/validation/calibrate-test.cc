@@ -2,6 +2,7 @@
 // idle table at the built-in profiles; --tcp-only fits the host's TCP ceiling to a near-idle
 // TCP point and keeps the given profiles. (The two-parameter fit itself costs hours of BERT
 // simulation; its run is in the README, "Calibration".)
+#include "calibration-file.h"
 #include "scenario.h"
 #include "test-support.h"
 

@@ -32,7 +32,7 @@ RdmaStar(uint32_t switchBuffer = 4000000, bool pfc = false)
     c.rdmaNic = true;
     c.switchQueue.discipline = "ecn";
     c.switchQueue.bufferBytes = switchBuffer;
-    c.pfc.enabled = pfc;
+    c.pfc = pfc;
     return c;
 }
 
@@ -296,8 +296,8 @@ IncastDrops(bool pfc, uint32_t* pauses, uint64_t* delivered)
     StarTopologyConfig c = RdmaStar(300000, pfc);
     c.switchQueue.ecnKminBytes = 200000;
     c.switchQueue.ecnKmaxBytes = 280000;
-    c.pfc.xoffBytes = 50000;
-    c.pfc.xonBytes = 47000;
+    Config::SetDefault("ns3::PfcController::XoffBytes", UintegerValue(50000));
+    Config::SetDefault("ns3::PfcController::XonBytes", UintegerValue(47000));
     StarTopology t = StarTopologyHelper(c).Install();
     Flow f[3];
     for (uint32_t i = 0; i < 3; ++i)
@@ -356,7 +356,7 @@ TEST(RdmaTransport, NicSharedWithTcpServesSendQueuesRoundRobin)
         Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
         StarTopologyConfig c = RdmaStar();
         c.configuration = 'A';
-        c.nicTcpQueues = k.tcpQueues;
+        Config::SetDefault("ns3::NicQueueDisc::HostTxQueues", UintegerValue(k.tcpQueues));
         StarTopology t = StarTopologyHelper(c).Install();
         IperfFlows iperf = IperfHelper(DataRate(static_cast<uint64_t>(k.iperfGbps * 1e9)), 4)
                                .Install(t.hosts.Get(0), t.hosts.Get(1), t.hostAddresses[1],

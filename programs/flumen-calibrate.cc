@@ -23,6 +23,7 @@
 // failure.
 #include "atomic-file.h"
 #include "scenario-runner.h"
+#include "calibration-file.h"
 #include "scenario.h"
 #include "series-manifest.h"
 

@@ -29,4 +29,6 @@ TEST(Quickstart, RunsToTheEndAndTheJobGetsTheSpareCapacity)
     // gets close to the spare capacity; 40% leaves room for TCP's sawtooth, not for a stall.
     EXPECT_GT(goodput, 0.4 * spare);
     EXPECT_NEAR(achieved / s.crossLoadGbps, 1.0, 0.05);
+    // Golden regression: the same rows, byte for byte, as the committed reference.
+    EXPECT_TRUE(test::MatchesGolden("quickstart.iterations.csv", FormatIterationsCsv(out.rows)));
 }

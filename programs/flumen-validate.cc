@@ -16,6 +16,7 @@
 #include "atomic-file.h"
 #include "point-pool.h"
 #include "run-outputs.h"
+#include "calibration-file.h"
 #include "scenario.h"
 #include "series-manifest.h"
 #include "summary-statistics.h"

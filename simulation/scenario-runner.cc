@@ -65,18 +65,6 @@ CongestionControlType(const std::string& name)
     return "ns3::TcpCubic";
 }
 
-EgressQueueConfig
-ToEgress(const QueueSettings& q)
-{
-    EgressQueueConfig e;
-    e.discipline = q.discipline;
-    e.bufferBytes = static_cast<uint32_t>(q.bufferBytes);
-    e.ecnKminBytes = static_cast<uint32_t>(q.ecnKminBytes);
-    e.ecnKmaxBytes = static_cast<uint32_t>(q.ecnKmaxBytes);
-    e.ecnPmax = q.ecnPmax;
-    return e;
-}
-
 json
 StatsJson(const SummaryStatistics& s)
 {
@@ -278,22 +266,16 @@ RunScenario(const Scenario& s, const RunOptions& options)
     scheduler.SetTypeId(SchedulerType(s.scheduler));
     Simulator::SetScheduler(scheduler);
 
+    // Every attribute-backed key (DCQCN, RoCE, NIC, PFC, Horovod, NCCL, ns-3's TCP sockets).
+    ApplyAttributeKeys(s.resolved);
+    // The TCP settings derived from keys rather than set by them.
     const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(s.tcpSndBufBytes));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(s.tcpRcvBufBytes));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(s.tcpDelayedAckCount));
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout",
-                       TimeValue(MicroSeconds(std::llround(s.tcpDelayedAckTimeoutMs * 1000))));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime",
                        DoubleValue(s.tcpTimeWaitMs / 2.0 / 1000.0));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto",
-                       TimeValue(MicroSeconds(std::llround(s.tcpMinRtoMs * 1000))));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(s.tcpSack));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(s.tcpTimestamps));
     bool ecn = s.tcpEcn || s.tcpCongestionControl == "dctcp";
     Config::SetDefault("ns3::TcpSocketBase::UseEcn",
                        EnumValue(ecn ? TcpSocketState::On : TcpSocketState::Off));
@@ -303,36 +285,11 @@ RunScenario(const Scenario& s, const RunOptions& options)
     topo.linkRate = DataRate(static_cast<uint64_t>(std::llround(s.linkRateGbps * 1e9)));
     topo.linkDelay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
     topo.mtu = static_cast<uint16_t>(s.mtuBytes);
-    topo.hostQueue = ToEgress(s.hostQueue);
-    topo.switchQueue = ToEgress(s.switchQueue);
+    topo.hostQueue = s.hostQueue;
+    topo.switchQueue = s.switchQueue;
     const bool rdma = s.jobEnabled && s.transport == "rdma";
     topo.rdmaNic = rdma;
-    topo.nicRdmaWeight = s.rdma.nicWeight;
-    topo.nicTcpQueues = s.rdma.nicTcpQueues;
-    topo.pfc.enabled = s.pfcEnabled;
-    topo.pfc.xoffBytes = s.pfcXoffBytes;
-    topo.pfc.xonBytes = s.pfcXonBytes;
-    Config::SetDefault("ns3::RdmaNic::BackpressureBytes",
-                       UintegerValue(s.rdma.nicBackpressureBytes));
-    Config::SetDefault("ns3::DcqcnRateControl::AlphaGain", DoubleValue(s.dcqcn.alphaGain));
-    Config::SetDefault("ns3::DcqcnRateControl::AlphaUpdateInterval",
-                       TimeValue(NanoSeconds(std::llround(s.dcqcn.alphaUpdateUs * 1e3))));
-    Config::SetDefault("ns3::DcqcnRateControl::RateIncreaseInterval",
-                       TimeValue(NanoSeconds(std::llround(s.dcqcn.rateIncreaseUs * 1e3))));
-    Config::SetDefault("ns3::DcqcnRateControl::ByteCounter",
-                       UintegerValue(s.dcqcn.byteCounterBytes));
-    Config::SetDefault("ns3::DcqcnRateControl::FastRecoverySteps",
-                       UintegerValue(s.dcqcn.fastRecoverySteps));
-    Config::SetDefault("ns3::DcqcnRateControl::AdditiveIncrease",
-                       DataRateValue(DataRate(std::llround(s.dcqcn.aiMbps * 1e6))));
-    Config::SetDefault("ns3::DcqcnRateControl::HyperIncrease",
-                       DataRateValue(DataRate(std::llround(s.dcqcn.haiMbps * 1e6))));
-    Config::SetDefault("ns3::DcqcnRateControl::MinRate",
-                       DataRateValue(DataRate(std::llround(s.dcqcn.minRateMbps * 1e6))));
-    Config::SetDefault("ns3::DcqcnRateControl::MinDecreaseFactor",
-                       DoubleValue(s.dcqcn.minDecreaseFactor));
-    Config::SetDefault("ns3::DcqcnRateControl::ClampTargetRate",
-                       BooleanValue(s.dcqcn.clampTargetRate));
+    topo.pfc = s.pfcEnabled;
     StarTopology t
         = StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
 
@@ -356,31 +313,7 @@ RunScenario(const Scenario& s, const RunOptions& options)
         helper.SetModel(s.model);
         helper.SetIterations(s.iterations);
         helper.SetChannels(s.ncclChannels);
-        helper.SetWorkerAttribute("SliceBytes", UintegerValue(s.ncclSliceBytes));
-        helper.SetCoordinatorAttribute(
-            "CycleTime", TimeValue(NanoSeconds(std::llround(s.horovodCycleMs * 1e6))));
-        helper.SetCoordinatorAttribute("FusionThresholdBytes", UintegerValue(s.horovodFusionBytes));
-        if (rdma)
-        {
-            helper.SetTransport("ns3::RdmaRingTransport");
-            helper.SetTransportAttribute("Mtu", UintegerValue(s.rdma.mtuBytes));
-            helper.SetTransportAttribute("AckInterval", UintegerValue(s.rdma.ackInterval));
-            helper.SetTransportAttribute(
-                "CnpInterval", TimeValue(NanoSeconds(std::llround(s.rdma.cnpIntervalUs * 1e3))));
-            helper.SetTransportAttribute(
-                "NakInterval", TimeValue(NanoSeconds(std::llround(s.rdma.nakIntervalUs * 1e3))));
-            helper.SetTransportAttribute(
-                "RetransmitTimeout",
-                TimeValue(NanoSeconds(std::llround(s.rdma.retransmitTimeoutMs * 1e6))));
-        }
-        else
-        {
-            helper.SetTransport("ns3::TcpRingTransport");
-            helper.SetTransportAttribute("SocketsPerPeer", UintegerValue(s.socketsPerPeer));
-            helper.SetTransportAttribute(
-                "HostCeiling", DataRateValue(DataRate(
-                                   static_cast<uint64_t>(std::llround(s.hostCeilingGbps * 1e9)))));
-        }
+        helper.SetTransport(rdma ? "ns3::RdmaRingTransport" : "ns3::TcpRingTransport");
         job = helper.Install(nodes, addresses);
         TrainingJobHelper::AssignStreams(job, 100);
         state.recorder = job.recorder;
@@ -680,8 +613,8 @@ RunScenario(const Scenario& s, const RunOptions& options)
     {
         // No-contention estimate: compute plus the ring's bytes (with TCP/IP headers) at
         // line rate. A yardstick for the slowdown, not a model.
-        double headerShare = rdma ? (RdmaNic::WireBytes(s.rdma.mtuBytes) - s.rdma.mtuBytes)
-                                        / static_cast<double>(s.rdma.mtuBytes)
+        double headerShare = rdma ? (RdmaNic::WireBytes(s.rdmaMtuBytes) - s.rdmaMtuBytes)
+                                        / static_cast<double>(s.rdmaMtuBytes)
                                   : (2.0 + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;
         double ringBytes = RingAllReduce::BytesSentByRank(s.model.parameters * 4, state.workers, 0)
                            * (1.0 + headerShare);

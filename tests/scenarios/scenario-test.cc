@@ -1,4 +1,5 @@
 // Scenario keys: defaults, overrides, and every kind of bad input named by its key.
+#include "calibration-file.h"
 #include "scenario.h"
 #include "test-support.h"
 

@@ -4,6 +4,7 @@
 
 #include "scenario.h"
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -58,6 +59,13 @@ inline const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
 /** The lines of a text, without their newlines. */
 std::vector<std::string> Lines(const std::string& text);
 std::string ReadFile(const std::string& path);
+/**
+ * Compares `actual` with the committed reference tests/golden/<name> byte for byte and
+ * returns a failure naming the first differing line. With FLUMEN_UPDATE_GOLDEN=1 in the
+ * environment it writes the reference instead and still fails, naming the file, so that an
+ * update is a deliberate change of a committed file, never a silent pass.
+ */
+::testing::AssertionResult MatchesGolden(const std::string& name, const std::string& actual);
 /** Resolves a scenario given as JSON, as the runner would. */
 Scenario Resolve(const nlohmann::json& user);
 

@@ -113,4 +113,37 @@ Resolve(const nlohmann::json& user)
     return ResolveScenario(user, "test");
 }
 
+::testing::AssertionResult
+MatchesGolden(const std::string& name, const std::string& actual)
+{
+    const std::string path = std::string(FLUMEN_SOURCE_DIR) + "/tests/golden/" + name;
+    const char* update = std::getenv("FLUMEN_UPDATE_GOLDEN");
+    if (update && std::string(update) == "1")
+    {
+        WriteFileAtomically(path, actual);
+        return ::testing::AssertionFailure() << "updated " << path << " (FLUMEN_UPDATE_GOLDEN=1)";
+    }
+    if (!std::filesystem::exists(path))
+    {
+        return ::testing::AssertionFailure() << "no golden reference " << path;
+    }
+    const std::string expected = ReadFile(path);
+    if (expected == actual)
+    {
+        return ::testing::AssertionSuccess();
+    }
+    std::vector<std::string> want = Lines(expected);
+    std::vector<std::string> got = Lines(actual);
+    size_t line = 0;
+    while (line < want.size() && line < got.size() && want[line] == got[line])
+    {
+        ++line;
+    }
+    return ::testing::AssertionFailure()
+           << path << " differs at line " << line + 1 << ": expected '"
+           << (line < want.size() ? want[line] : "<end>") << "', got '"
+           << (line < got.size() ? got[line] : "<end>")
+           << "' (a deliberate model change: re-run with FLUMEN_UPDATE_GOLDEN=1 and commit)";
+}
+
 } // namespace flumen::test

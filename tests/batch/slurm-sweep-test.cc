@@ -255,7 +255,7 @@ class OneNodeCluster
   public:
     OneNodeCluster()
     {
-        m_script = std::string(FLUMEN_SOURCE_DIR) + "/tests/slurm-cluster.sh";
+        m_script = std::string(FLUMEN_SOURCE_DIR) + "/tests/batch/slurm-cluster.sh";
         auto r = test::RunCommand(
             fmt::format("{} start {} {} {}", m_script, m_dir.Path(), FreePort(), FreePort()));
         if (r.exitCode != 0)

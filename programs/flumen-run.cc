@@ -4,6 +4,7 @@
 #include "load-file.h"
 #include "run-outputs.h"
 #include "scenario-runner.h"
+#include "calibration-file.h"
 #include "scenario.h"
 
 #include <fmt/format.h>

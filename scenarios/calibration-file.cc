@@ -1,0 +1,114 @@
+#include "calibration-file.h"
+
+#include "scenario.h"
+
+#include <fmt/format.h>
+
+namespace flumen
+{
+
+using nlohmann::json;
+
+json
+LoadCalibration(const std::string& path)
+{
+    json calibration = LoadScenarioFile(path);
+    json probe = json::object();
+    ApplyCalibration(probe, calibration, path); // the file's shape
+    for (const auto& entry : calibration["models"].items())
+    {
+        json one = { { "job", { { "model", entry.key() } } } };
+        ApplyCalibration(one, calibration, path); // every model's entry
+    }
+    return calibration;
+}
+
+bool
+ApplyCalibration(json& scenario, const json& calibration, const std::string& calibrationSource)
+{
+    if (!calibration.is_object() || !calibration.contains("models")
+        || !calibration["models"].is_object())
+    {
+        throw ScenarioError(fmt::format("{}: expected an object with \"models\" (a calibration "
+                                        "file written by flumen calibrate)",
+                                        calibrationSource));
+    }
+    if (calibration.contains("transports"))
+    {
+        // The host's TCP ceiling (fitted by calibrate where the testbed ran TCP), unless the
+        // scenario sets its own; it only acts on a TCP job.
+        const json& t = calibration["transports"];
+        if (!t.is_object() || (t.contains("tcp") && !t["tcp"].is_object()))
+        {
+            throw ScenarioError(fmt::format("{}: key 'transports': expected an object of "
+                                            "transports (\"tcp\": {{\"host_ceiling_gbps\": "
+                                            "...}})",
+                                            calibrationSource));
+        }
+        if (t.contains("tcp"))
+        {
+            const json& tcp = t["tcp"];
+            if (!tcp.contains("host_ceiling_gbps") || !tcp["host_ceiling_gbps"].is_number()
+                || !(tcp["host_ceiling_gbps"].get<double>() >= 0))
+            {
+                throw ScenarioError(fmt::format("{}: key 'transports.tcp.host_ceiling_gbps': "
+                                                "expected a number of Gbps (0 = none)",
+                                                calibrationSource));
+            }
+            bool set = scenario.contains("job") && scenario["job"].contains("tcp")
+                       && scenario["job"]["tcp"].contains("host_ceiling_gbps");
+            if (!set)
+            {
+                scenario["job"]["tcp"]["host_ceiling_gbps"] = tcp["host_ceiling_gbps"];
+            }
+        }
+    }
+    std::string model = "resnet50";
+    if (scenario.contains("job") && scenario["job"].contains("model")
+        && scenario["job"]["model"].is_string())
+    {
+        model = scenario["job"]["model"].get<std::string>();
+    }
+    if (!calibration["models"].contains(model))
+    {
+        return false;
+    }
+    const json& m = calibration["models"][model];
+    // Each field fills the job unless the scenario sets its own. A calibration without a
+    // backward share (one fitted parameter) keeps the model's.
+    struct Field
+    {
+        const char* name;
+        bool required;
+        double min, max; //!< open below, closed above
+    };
+    for (const Field& f : { Field{ "compute_s", true, -1e300, 1e300 },
+                            Field{ "compute_jitter_cv", true, -1e300, 1e300 },
+                            Field{ "backward_share", false, 0, 0.98 } })
+    {
+        if (!f.required && !m.contains(f.name))
+        {
+            continue;
+        }
+        if (!m.contains(f.name) || !m[f.name].is_number())
+        {
+            throw ScenarioError(fmt::format("{}: key 'models.{}.{}': expected a number",
+                                            calibrationSource, model, f.name));
+        }
+        double v = m[f.name].get<double>();
+        if (!(v > f.min && v <= f.max))
+        {
+            throw ScenarioError(fmt::format("{}: key 'models.{}.{}': expected a number in ({}, "
+                                            "{}], got {}",
+                                            calibrationSource, model, f.name, f.min, f.max,
+                                            m[f.name].dump()));
+        }
+        if (!(scenario.contains("job") && scenario["job"].contains(f.name)))
+        {
+            scenario["job"][f.name] = m[f.name];
+        }
+    }
+    return true;
+}
+
+} // namespace flumen

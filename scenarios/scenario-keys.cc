@@ -1,0 +1,654 @@
+#include "scenario-keys.h"
+
+#include "scenario.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/model-profile.h"
+#include "ns3/nstime.h"
+#include "ns3/star-topology-helper.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace flumen
+{
+
+using nlohmann::json;
+
+namespace
+{
+
+using Store = std::function<void(Scenario&, const json&)>;
+
+// ns-3's QueueSize and the queue discs count bytes in 32 bits: larger buffers are refused
+// here instead of wrapping where they are used.
+constexpr double kMaxQueueBytes = 4294967295.0;
+
+template <typename T>
+Store
+Into(T Scenario::*field)
+{
+    return [field](Scenario& s, const json& v) { s.*field = v.get<T>(); };
+}
+
+KeySpec
+Key(std::string path, KeyType type, json def, std::string help, double min = -1e300,
+    double max = 1e300, Store store = nullptr, Unit unit = Unit::None)
+{
+    KeySpec k;
+    k.path = std::move(path);
+    k.type = type;
+    k.defaultValue = std::move(def);
+    k.help = std::move(help);
+    k.min = min;
+    k.max = max;
+    k.store = std::move(store);
+    k.unit = unit;
+    return k;
+}
+
+KeySpec
+Choice(std::string path, std::string def, std::vector<std::string> choices, std::string help,
+       Store store)
+{
+    KeySpec k = Key(std::move(path), KeyType::String, def, std::move(help));
+    k.choices = std::move(choices);
+    k.store = std::move(store);
+    return k;
+}
+
+// Nanoseconds, bits per second: the base of each unit, as the attribute holds it.
+double
+UnitScale(Unit unit)
+{
+    switch (unit)
+    {
+    case Unit::Microseconds:
+        return 1e3;
+    case Unit::Milliseconds:
+        return 1e6;
+    case Unit::Seconds:
+        return 1e9;
+    case Unit::Mbps:
+        return 1e6;
+    case Unit::Gbps:
+        return 1e9;
+    default:
+        return 1;
+    }
+}
+
+ns3::TypeId::AttributeInformation
+AttributeInfo(const std::string& attribute)
+{
+    const auto sep = attribute.rfind("::");
+    ns3::TypeId tid;
+    ns3::TypeId::AttributeInformation info;
+    if (sep == std::string::npos
+        || !ns3::TypeId::LookupByNameFailSafe(attribute.substr(0, sep), &tid)
+        || !tid.LookupAttributeByName(attribute.substr(sep + 2), &info))
+    {
+        throw std::logic_error("scenario key table: no ns-3 attribute " + attribute);
+    }
+    return info;
+}
+
+// The attribute's own default (as its TypeId declares it) in the key's unit and type.
+json
+AttributeDefault(const std::string& attribute, KeyType type, Unit unit)
+{
+    ns3::Ptr<const ns3::AttributeValue> v = AttributeInfo(attribute).originalInitialValue;
+    double x = 0;
+    if (auto t = ns3::DynamicCast<const ns3::TimeValue>(v))
+        x = t->Get().GetNanoSeconds() / UnitScale(unit);
+    else if (auto r = ns3::DynamicCast<const ns3::DataRateValue>(v))
+        x = r->Get().GetBitRate() / UnitScale(unit);
+    else if (auto u = ns3::DynamicCast<const ns3::UintegerValue>(v))
+        return json(u->Get());
+    else if (auto d = ns3::DynamicCast<const ns3::DoubleValue>(v))
+        x = d->Get();
+    else if (auto b = ns3::DynamicCast<const ns3::BooleanValue>(v))
+        return json(b->Get());
+    else
+        throw std::logic_error("scenario key table: unsupported attribute type of " + attribute);
+    return type == KeyType::Integer ? json(static_cast<uint64_t>(std::llround(x))) : json(x);
+}
+
+// A key that sets an ns-3 attribute of flumen's module: its default is the attribute's.
+KeySpec
+Attr(std::string path, KeyType type, std::string attribute, Unit unit, std::string help, double min,
+     double max, Store store = nullptr)
+{
+    json def = AttributeDefault(attribute, type, unit);
+    KeySpec k = Key(std::move(path), type, def, std::move(help), min, max, std::move(store), unit);
+    k.attribute = std::move(attribute);
+    return k;
+}
+
+// A key that sets one of ns-3's own attributes, with a default flumen chooses (Linux's, where
+// ns-3's differs).
+KeySpec
+Ns3Attr(std::string path, KeyType type, json def, std::string attribute, Unit unit,
+        std::string help, double min, double max, Store store = nullptr)
+{
+    AttributeInfo(attribute); // exists
+    KeySpec k = Key(std::move(path), type, std::move(def), std::move(help), min, max,
+                    std::move(store), unit);
+    k.attribute = std::move(attribute);
+    return k;
+}
+
+using Egress = ns3::EgressQueueConfig Scenario::*;
+
+void
+AddQueueKeys(std::vector<KeySpec>& keys, const std::string& prefix, const std::string& where,
+             Egress queue, const ns3::EgressQueueConfig& def)
+{
+    auto field = [queue](auto member)
+    {
+        return [queue, member](Scenario& s, const json& v)
+        { (s.*queue).*member = v.get<std::remove_reference_t<decltype((s.*queue).*member)>>(); };
+    };
+    using Q = ns3::EgressQueueConfig;
+    keys.push_back(
+        Choice(prefix + ".discipline", def.discipline, { "fifo", "red", "ecn" },
+               where
+                   + " queue: fifo (tail drop); ecn (DCQCN-style marking of ECN-capable packets "
+                     "on the instantaneous queue, Kmin..Kmax up to Pmax, all above Kmax; others "
+                     "only tail-dropped); red (ns-3's RED with the same ramp, early-drops non-ECN "
+                     "packets)",
+               field(&Q::discipline)));
+    keys.push_back(Key(prefix + ".buffer_bytes", KeyType::Integer, def.bufferBytes,
+                       where + " buffer (tail drop above it)", 3000, kMaxQueueBytes,
+                       field(&Q::bufferBytes), Unit::Bytes));
+    keys.push_back(Key(prefix + ".ecn_kmin_bytes", KeyType::Integer, def.ecnKminBytes,
+                       "red, ecn: queue length where marking starts", 0, kMaxQueueBytes,
+                       field(&Q::ecnKminBytes), Unit::Bytes));
+    keys.push_back(Key(prefix + ".ecn_kmax_bytes", KeyType::Integer, def.ecnKmaxBytes,
+                       "red, ecn: queue length where marking reaches ecn_pmax (all marked above)",
+                       1, kMaxQueueBytes, field(&Q::ecnKmaxBytes), Unit::Bytes));
+    keys.push_back(Key(prefix + ".ecn_pmax", KeyType::Number, def.ecnPmax,
+                       "red, ecn: marking probability at ecn_kmax_bytes", 1e-6, 1.0,
+                       field(&Q::ecnPmax)));
+}
+
+void
+AddTopologyKeys(std::vector<KeySpec>& k)
+{
+    k.push_back(Choice("topology.configuration", "B", { "A", "B" },
+                       "A: job on S0..S3, cross traffic leaves S0 (S0's NIC is the "
+                       "bottleneck); B: job on S0,S1,S3, S2 sends to S0 (the ToR port "
+                       "towards S0 is the bottleneck)",
+                       [](Scenario& s, const json& v)
+                       { s.configuration = v.get<std::string>()[0]; }));
+    k.push_back(Key("topology.link_rate_gbps", KeyType::Number, 25.0, "rate of every link", 0.001,
+                    1000, Into(&Scenario::linkRateGbps), Unit::Gbps));
+    k.push_back(Key("topology.link_delay_us", KeyType::Number, 1.0,
+                    "propagation delay of every link", 0, 1e6, Into(&Scenario::linkDelayUs),
+                    Unit::Microseconds));
+    k.push_back(Key("topology.mtu_bytes", KeyType::Integer, 1500, "IP MTU of every link", 576, 9216,
+                    Into(&Scenario::mtuBytes), Unit::Bytes));
+    // The queue defaults are the topology helper's (StarTopologyConfig), declared there once.
+    const ns3::StarTopologyConfig topology;
+    AddQueueKeys(k, "topology.host_queue",
+                 "every host NIC's egress (with job.transport rdma the NIC arbitrates RDMA and "
+                 "TCP/IP round robin instead, this buffer for TCP/IP)",
+                 &Scenario::hostQueue, topology.hostQueue);
+    AddQueueKeys(k, "topology.switch_queue", "every ToR port's egress", &Scenario::switchQueue,
+                 topology.switchQueue);
+    k.push_back(Key("topology.pfc.enabled", KeyType::Boolean, false,
+                    "priority flow control for RoCE at the ToR (needs job.transport rdma)", -1e300,
+                    1e300, Into(&Scenario::pfcEnabled)));
+    k.push_back(Attr("topology.pfc.xoff_bytes", KeyType::Integer, "ns3::PfcController::XoffBytes",
+                     Unit::Bytes,
+                     "PFC: pause a host when its RoCE bytes buffered in the ToR exceed this", 1500,
+                     kMaxQueueBytes));
+    k.push_back(Attr("topology.pfc.xon_bytes", KeyType::Integer, "ns3::PfcController::XonBytes",
+                     Unit::Bytes, "PFC: resume it at or below this", 0, kMaxQueueBytes));
+}
+
+void
+AddJobKeys(std::vector<KeySpec>& k)
+{
+    k.push_back(Key("job.enabled", KeyType::Boolean, true,
+                    "run the training job (false: cross traffic alone for "
+                    "simulation.duration_s)",
+                    -1e300, 1e300, Into(&Scenario::jobEnabled)));
+    k.push_back(Key("job.model", KeyType::String, "resnet50",
+                    "resnet50, densenet161, vgg16, bert-large, or a name defined under models",
+                    -1e300, 1e300, Into(&Scenario::modelName)));
+    k.push_back(Choice("job.transport", "tcp", { "tcp", "rdma" },
+                       "transport of the ring all-reduce: tcp (NCCL's socket transport) or "
+                       "rdma (RoCEv2 with DCQCN)",
+                       Into(&Scenario::transport)));
+    k.push_back(Key(
+        "job.compute_s", KeyType::Number, 0.0,
+        "total compute per iteration (forward + backward + step) overriding the model's (0 = the "
+        "model's own); split as the model profile splits it",
+        0, 1e5, [](Scenario& s, const json& v) { s.modelOverrides.computeS = v.get<double>(); },
+        Unit::Seconds));
+    k.push_back(Key("job.backward_share", KeyType::Number, 0.0,
+                    "backward pass / (forward + backward) overriding the model's (0 = the "
+                    "model's own): how much compute the ring all-reduce can hide behind",
+                    0, 0.98,
+                    [](Scenario& s, const json& v)
+                    { s.modelOverrides.backwardShare = v.get<double>(); }));
+    k.push_back(Key("job.compute_jitter_cv", KeyType::Number, -1.0,
+                    "coefficient of variation of each compute phase, overriding the model's "
+                    "(-1 = the model's own)",
+                    -1, 0.3,
+                    [](Scenario& s, const json& v)
+                    { s.modelOverrides.computeJitterCv = v.get<double>(); }));
+    k.push_back(Key("job.nccl.channels", KeyType::Integer, 1,
+                    "NCCL channels: parallel rings, each with its own connections or queue "
+                    "pair, each carrying 1/channels of every all-reduce",
+                    1, 64, Into(&Scenario::ncclChannels)));
+    k.push_back(Attr("job.nccl.slice_bytes", KeyType::Integer, "ns3::TrainingWorker::SliceBytes",
+                     Unit::Bytes,
+                     "NCCL slice: each ring step is pipelined in pieces of at most this size "
+                     "(0 = whole steps)",
+                     0, 1e12));
+    k.push_back(Attr("job.horovod.cycle_time_ms", KeyType::Number,
+                     "ns3::HorovodCoordinator::CycleTime", Unit::Milliseconds,
+                     "Horovod's cycle time (0.21 default: 1 ms)", 0.001, 1e5));
+    k.push_back(Attr("job.horovod.fusion_threshold_bytes", KeyType::Integer,
+                     "ns3::HorovodCoordinator::FusionThresholdBytes", Unit::Bytes,
+                     "Horovod's fusion threshold (0.21 default: 128 MiB)", 1, 1e13));
+    k.push_back(Key("job.iterations", KeyType::Integer, 10,
+                    "training iterations to run, warm-up included", 1, 1e7,
+                    Into(&Scenario::iterations)));
+    k.push_back(Key("job.warmup_iterations", KeyType::Integer, 2,
+                    "first iterations left out of the statistics (must be below "
+                    "job.iterations)",
+                    0, 1e7, Into(&Scenario::warmupIterations)));
+    k.push_back(Attr("job.tcp.sockets_per_peer", KeyType::Integer,
+                     "ns3::TcpRingTransport::SocketsPerPeer", Unit::None,
+                     "TCP connections from each worker to the next (NCCL sockets)", 1, 64));
+    k.push_back(Attr("job.tcp.host_ceiling_gbps", KeyType::Number,
+                     "ns3::TcpRingTransport::HostCeiling", Unit::Gbps,
+                     "host-side throughput ceiling of NCCL's socket path per worker (0 = none; "
+                     "the testbed's, fitted by flumen calibrate, is in "
+                     "validation/calibration.json)",
+                     0, 1000, Into(&Scenario::hostCeilingGbps)));
+}
+
+void
+AddRdmaKeys(std::vector<KeySpec>& k)
+{
+    const Unit us = Unit::Microseconds;
+    k.push_back(Attr("job.rdma.mtu_bytes", KeyType::Integer, "ns3::RdmaRingTransport::Mtu",
+                     Unit::Bytes, "RoCE MTU (payload per packet; 1024 fits a 1500-byte IP MTU)", 64,
+                     4096, Into(&Scenario::rdmaMtuBytes)));
+    k.push_back(Attr("job.rdma.ack_interval", KeyType::Integer,
+                     "ns3::RdmaRingTransport::AckInterval", Unit::None,
+                     "receiver ACKs every this many packets and each message's last", 1, 1e6));
+    k.push_back(Attr("job.rdma.cnp_interval_us", KeyType::Number,
+                     "ns3::RdmaRingTransport::CnpInterval", us,
+                     "at most one CNP per queue pair per this interval", 0, 1e6));
+    k.push_back(Attr("job.rdma.nak_interval_us", KeyType::Number,
+                     "ns3::RdmaRingTransport::NakInterval", us,
+                     "an open sequence gap is NAKed again after this long", 0, 1e7));
+    k.push_back(Attr("job.rdma.retransmit_timeout_ms", KeyType::Number,
+                     "ns3::RdmaRingTransport::RetransmitTimeout", Unit::Milliseconds,
+                     "go-back-N timeout for lost tails (NCCL_IB_TIMEOUT 14: 4.096 us x 2^14)",
+                     0.001, 1e6));
+    k.push_back(Attr("job.rdma.nic_backpressure_bytes", KeyType::Integer,
+                     "ns3::RdmaNic::BackpressureBytes", Unit::Bytes,
+                     "the NIC takes a queue pair's next packet only while less RDMA data than "
+                     "this waits in its egress",
+                     1, 1e9));
+    k.push_back(Attr("job.rdma.nic_weight", KeyType::Number, "ns3::NicQueueDisc::RdmaWeight",
+                     Unit::None,
+                     "RDMA's round-robin quantum in a NIC shared with TCP/IP, relative to each "
+                     "TCP/IP send queue's (1 = byte-fair)",
+                     0.01, 100));
+    k.push_back(Attr("job.rdma.nic_tcp_queues", KeyType::Integer, "ns3::NicQueueDisc::HostTxQueues",
+                     Unit::None,
+                     "TCP/IP send queues the NIC serves round robin beside RDMA (one per CPU "
+                     "channel: 32 on the testbed's 32-core hosts); TCP/IP flows take them in "
+                     "order of appearance, so k busy flows beside RDMA get k/(k+1) of the link "
+                     "(1 = all TCP/IP shares one queue: byte-fair against RDMA)",
+                     1, 1024));
+    const std::string d = "ns3::DcqcnRateControl::";
+    k.push_back(Attr("dcqcn.alpha_gain", KeyType::Number, d + "AlphaGain", Unit::None,
+                     "DCQCN g: weight of the newest period in alpha", 1e-9, 1));
+    k.push_back(Attr("dcqcn.alpha_update_us", KeyType::Number, d + "AlphaUpdateInterval", us,
+                     "DCQCN K: alpha decays once per such period without CNP", 0.001, 1e6));
+    k.push_back(Attr("dcqcn.rate_increase_us", KeyType::Number, d + "RateIncreaseInterval", us,
+                     "DCQCN T: rate-increase timer (ConnectX rpg_time_reset)", 0.001, 1e6));
+    k.push_back(Attr("dcqcn.byte_counter_bytes", KeyType::Integer, d + "ByteCounter", Unit::Bytes,
+                     "DCQCN B: bytes per byte-counter stage (ConnectX rpg_byte_reset 32767 x 64)",
+                     1, 1e12));
+    k.push_back(Attr("dcqcn.fast_recovery_steps", KeyType::Integer, d + "FastRecoverySteps",
+                     Unit::None, "DCQCN F: fast-recovery stages (ConnectX rpg_threshold)", 0,
+                     1000));
+    k.push_back(Attr("dcqcn.ai_mbps", KeyType::Number, d + "AdditiveIncrease", Unit::Mbps,
+                     "DCQCN additive increase step (ConnectX rpg_ai_rate)", 0, 1e6));
+    k.push_back(Attr("dcqcn.hai_mbps", KeyType::Number, d + "HyperIncrease", Unit::Mbps,
+                     "DCQCN hyper increase step (ConnectX rpg_hai_rate)", 0, 1e6));
+    k.push_back(Attr("dcqcn.min_rate_mbps", KeyType::Number, d + "MinRate", Unit::Mbps,
+                     "DCQCN minimum rate (ConnectX rpg_min_rate)", 0.001, 1e6));
+    k.push_back(Attr("dcqcn.clamp_target_rate", KeyType::Boolean, d + "ClampTargetRate", Unit::None,
+                     "every cut sets the target rate to the current rate (ConnectX "
+                     "clamp_tgt_rate; off: only if the rate rose since the previous cut)",
+                     -1e300, 1e300));
+    k.push_back(Attr("dcqcn.min_decrease_factor", KeyType::Number, d + "MinDecreaseFactor",
+                     Unit::None,
+                     "one cut keeps at least this fraction of the rate (rpg_min_dec_fac)", 0, 1));
+}
+
+void
+AddCrossTrafficKeys(std::vector<KeySpec>& k)
+{
+    k.push_back(Choice("cross_traffic.type", "none",
+                       { "none", "iperf", "websearch", "burst", "replay" },
+                       "cross traffic: none; iperf (long-lived TCP streams paced to "
+                       "load/streams each); websearch (a new TCP connection per flow, sizes "
+                       "from the web-search CDF); burst (web-search with periodic bursts); "
+                       "replay (the flows of a testbed load file, cross_traffic.file)",
+                       Into(&Scenario::crossType)));
+    k.push_back(Key("cross_traffic.load_gbps", KeyType::Number, 0.0,
+                    "offered cross-traffic load (at most the link rate)", 0, 1000,
+                    Into(&Scenario::crossLoadGbps), Unit::Gbps));
+    k.push_back(Key("cross_traffic.streams", KeyType::Integer, 4, "iperf parallel streams (-P)", 1,
+                    64, Into(&Scenario::crossStreams)));
+    k.push_back(Choice("cross_traffic.arrivals", "testbed", { "testbed", "exponential" },
+                       "websearch flow start gaps: testbed = Poisson-distributed whole "
+                       "microseconds (nearly periodic, as the testbed drew them); "
+                       "exponential = textbook Poisson arrivals",
+                       Into(&Scenario::crossArrivals)));
+    k.push_back(Key("cross_traffic.size_block_flows", KeyType::Integer, 1000,
+                    "websearch flow sizes in stratified blocks of this many flows: each block "
+                    "holds the CDF's sizes in their exact proportions, in random order, so a "
+                    "run of seconds offers the requested load (0: independent draws, as the "
+                    "testbed's generator, whose heavy tail makes a short run's load vary by "
+                    "+-10 %)",
+                    0, 1e7, Into(&Scenario::crossSizeBlockFlows)));
+    k.push_back(Key("cross_traffic.size_cdf", KeyType::String, "",
+                    "flow-size CDF file (`size_in_packets 1 cumulative_probability` lines, "
+                    "1460-byte packets; relative to the scenario file); empty = the "
+                    "testbed's web-search CDF (scenarios/websearch_cdf.txt)",
+                    -1e300, 1e300, Into(&Scenario::sizeCdfFile)));
+    k.push_back(Key("cross_traffic.file", KeyType::String, "",
+                    "replay: testbed load file (first line N, then `start_us size_bytes "
+                    "dest_index`; relative to the scenario file)",
+                    -1e300, 1e300, Into(&Scenario::replayFile)));
+    k.push_back(Key("cross_traffic.burst.width_us", KeyType::Integer, 1000,
+                    "burst: width of the burst window", 1, 1e7, Into(&Scenario::burstWidthUs),
+                    Unit::Microseconds));
+    k.push_back(Key("cross_traffic.burst.period_multiple", KeyType::Integer, 10,
+                    "burst: period = period_multiple x width_us", 2, 1e6,
+                    Into(&Scenario::burstPeriodMultiple)));
+    k.push_back(Key("cross_traffic.burst.share", KeyType::Number, 0.3,
+                    "burst: fraction of each period's bytes in its two burst flows", 0, 1,
+                    Into(&Scenario::burstShare)));
+    k.push_back(Key("cross_traffic.burst.min_flows", KeyType::Integer, 8,
+                    "burst: fewest web-search flows outside the burst (sizes scaled down "
+                    "when fewer would be drawn)",
+                    1, 1e6, Into(&Scenario::burstMinFlows)));
+    k.push_back(Key("cross_traffic.start_s", KeyType::Number, 0.0,
+                    "when the cross traffic starts (the job starts at 0)", 0, 1e6,
+                    Into(&Scenario::crossStartS), Unit::Seconds));
+}
+
+void
+AddTcpKeys(std::vector<KeySpec>& k)
+{
+    const Unit ms = Unit::Milliseconds;
+    k.push_back(Choice("tcp.congestion_control", "cubic", { "cubic", "newreno", "dctcp" },
+                       "TCP congestion control of every host",
+                       Into(&Scenario::tcpCongestionControl)));
+    k.push_back(Ns3Attr("tcp.snd_buf_bytes", KeyType::Integer, 1048576,
+                        "ns3::TcpSocket::SndBufSize", Unit::Bytes, "TCP send buffer per socket",
+                        4096, 1e9));
+    k.push_back(Ns3Attr("tcp.rcv_buf_bytes", KeyType::Integer, 1048576,
+                        "ns3::TcpSocket::RcvBufSize", Unit::Bytes,
+                        "TCP receive buffer per socket (bounds the window; ns-3 has no "
+                        "autotuning)",
+                        4096, 1e9));
+    // Applied as half of it, ns3::TcpSocketBase::MaxSegLifetime, by the simulation's TCP setup.
+    k.push_back(Key("tcp.time_wait_ms", KeyType::Number, 1.0,
+                    "TIME_WAIT of closed connections (2 x MSL). ns-3 holds the local port "
+                    "for all of it and has 16k ephemeral ports; Linux reuses TIME_WAIT "
+                    "ports for new outgoing connections, so a short TIME_WAIT stands in",
+                    0.001, 240000, Into(&Scenario::tcpTimeWaitMs), ms));
+    k.push_back(Ns3Attr("tcp.min_rto_ms", KeyType::Number, 200.0, "ns3::TcpSocketBase::MinRto", ms,
+                        "minimum retransmission timeout (Linux: 200 ms)", 0.001, 1e6));
+    k.push_back(Ns3Attr("tcp.delayed_ack_count", KeyType::Integer, 2, "ns3::TcpSocket::DelAckCount",
+                        Unit::None, "segments per delayed ACK", 1, 64));
+    // ns-3's default is 200 ms (Linux's ceiling, TCP_DELACK_MAX). Linux starts from 40 ms
+    // (TCP_DELACK_MIN, TCP_ATO_MIN) and ACKs at once after out-of-order data. With 200 ms a
+    // connection back from a timeout at one segment of window waited 200 ms per ACK: a
+    // TCP ring under 20 Gbps iperf stalled for 0.5 s and more.
+    k.push_back(Ns3Attr("tcp.delayed_ack_timeout_ms", KeyType::Number, 40.0,
+                        "ns3::TcpSocket::DelAckTimeout", ms,
+                        "delayed-ACK timer (Linux: 40 ms at least, TCP_DELACK_MIN)", 0.001, 1e6));
+    // ns-3.37's SACK scoreboard stalls a connection after a lost retransmission: it
+    // overestimates bytes in flight and sends one segment per RTO (seen on the quickstart:
+    // with SACK, no ResNet-50 iteration finished in 1.8 s; without, 0.29 s each). So the
+    // default is NewReno-style recovery on cumulative ACKs, an approximation of Linux.
+    k.push_back(Ns3Attr("tcp.sack", KeyType::Boolean, false, "ns3::TcpSocketBase::Sack", Unit::None,
+                        "TCP selective acknowledgements (Linux: on; off by default here because "
+                        "ns-3.37's SACK recovery stalls after a lost retransmission)",
+                        -1e300, 1e300));
+    // ns-3 builds an Object (ObjectFactory, attribute lookups) for every TCP option it parses,
+    // three times per received segment: with timestamps that is 8-9 % of a TCP scenario's
+    // time. Off, segments carry no options and the MSS grows by the option's 12 bytes, so
+    // full segments keep their wire size. A speed option, not Linux's behaviour.
+    k.push_back(Ns3Attr("tcp.timestamps", KeyType::Boolean, true, "ns3::TcpSocketBase::Timestamp",
+                        Unit::None,
+                        "TCP timestamp option (Linux: on). Off runs TCP scenarios faster; the "
+                        "MSS then grows by 12 bytes so full segments keep the MTU's wire size",
+                        -1e300, 1e300, Into(&Scenario::tcpTimestamps)));
+    // Applied with tcp.congestion_control (dctcp needs ECN) by the simulation's TCP setup.
+    k.push_back(Key("tcp.ecn", KeyType::Boolean, false,
+                    "TCP negotiates ECN (Linux default: only when asked, so off)", -1e300, 1e300,
+                    Into(&Scenario::tcpEcn)));
+}
+
+void
+AddSimulationKeys(std::vector<KeySpec>& k)
+{
+    k.push_back(Key("simulation.max_time_s", KeyType::Number, 600.0,
+                    "simulated-time limit; a job not finished by then is an error", 1e-6, 1e7,
+                    Into(&Scenario::maxTimeS), Unit::Seconds));
+    k.push_back(Choice("simulation.on_max_time", "error", { "error", "report" },
+                       "a job unfinished at simulation.max_time_s: error (nothing written), or "
+                       "report (the iterations that finished, job_finished = false and a lower "
+                       "bound on the mean iteration time)",
+                       [](Scenario& s, const json& v)
+                       { s.reportUnfinished = v.get<std::string>() == "report"; }));
+    k.push_back(Key("simulation.duration_s", KeyType::Number, 0.0,
+                    "simulated time to run when job.enabled is false (0 = until the job "
+                    "finishes)",
+                    0, 1e7, Into(&Scenario::durationS), Unit::Seconds));
+    k.push_back(Choice("simulation.scheduler", "map",
+                       { "map", "heap", "calendar", "priority_queue", "list" },
+                       "ns-3 event scheduler (map was fastest here; calendar was 16x "
+                       "slower with TCP's many cancelled timers)",
+                       Into(&Scenario::scheduler)));
+    k.push_back(Key("outputs.link_bin_us", KeyType::Number, 100.0,
+                    "bin width of link.csv, the bottleneck's time series (0 = no link.csv)", 0, 1e9,
+                    Into(&Scenario::linkBinUs), Unit::Microseconds));
+    k.push_back(Key("simulation.progress_interval_s", KeyType::Number, 2.0,
+                    "wall seconds between progress lines on stderr (0 = none)", 0, 1e6,
+                    Into(&Scenario::progressIntervalS), Unit::Seconds));
+}
+
+std::vector<KeySpec>
+MakeKeys()
+{
+    std::vector<KeySpec> k;
+    k.push_back(Key("name", KeyType::String, "scenario", "label used in outputs", -1e300, 1e300,
+                    Into(&Scenario::name)));
+    k.push_back(Key("seed", KeyType::Integer, 1,
+                    "random seed (same scenario and seed give the same result, bit for bit)", 1,
+                    4294967295.0, Into(&Scenario::seed)));
+    AddTopologyKeys(k);
+    AddJobKeys(k);
+    AddRdmaKeys(k);
+    AddCrossTrafficKeys(k);
+    AddTcpKeys(k);
+    AddSimulationKeys(k);
+    return k;
+}
+
+std::vector<KeySpec>
+MakeModelKeys()
+{
+    return {
+        Key("parameters", KeyType::Integer, json(), "trainable parameters (fp32 gradients)", 1,
+            1e13),
+        Key("compute_s", KeyType::Number, json(),
+            "compute time of one iteration, communication excluded", 0, 1e5, nullptr,
+            Unit::Seconds),
+        Key("compute_jitter_cv", KeyType::Number, 0.0,
+            "coefficient of variation of the compute time", 0, 0.3),
+        Key("backward_share", KeyType::Number, ns3::ModelProfile::kDefaultBackwardShare,
+            "backward pass / (forward + backward)", 0.02, 0.98),
+    };
+}
+
+// The key's value as the attribute's type, converted from the key's unit.
+ns3::Ptr<ns3::AttributeValue>
+ToAttributeValue(const KeySpec& k, const json& v)
+{
+    ns3::Ptr<ns3::AttributeValue> value = AttributeInfo(k.attribute).originalInitialValue->Copy();
+    if (auto t = ns3::DynamicCast<ns3::TimeValue>(value))
+        t->Set(ns3::NanoSeconds(std::llround(v.get<double>() * UnitScale(k.unit))));
+    else if (auto r = ns3::DynamicCast<ns3::DataRateValue>(value))
+        r->Set(ns3::DataRate(
+            static_cast<uint64_t>(std::llround(v.get<double>() * UnitScale(k.unit)))));
+    else if (auto u = ns3::DynamicCast<ns3::UintegerValue>(value))
+        u->Set(v.get<uint64_t>());
+    else if (auto d = ns3::DynamicCast<ns3::DoubleValue>(value))
+        d->Set(v.get<double>());
+    else if (auto b = ns3::DynamicCast<ns3::BooleanValue>(value))
+        b->Set(v.get<bool>());
+    return value;
+}
+
+} // namespace
+
+const std::vector<KeySpec>&
+ScenarioKeys()
+{
+    static const std::vector<KeySpec> keys = MakeKeys();
+    return keys;
+}
+
+const std::vector<KeySpec>&
+ModelKeys()
+{
+    static const std::vector<KeySpec> keys = MakeModelKeys();
+    return keys;
+}
+
+const KeySpec*
+FindKey(const std::vector<KeySpec>& keys, const std::string& path)
+{
+    for (const auto& k : keys)
+    {
+        if (k.path == path)
+        {
+            return &k;
+        }
+    }
+    return nullptr;
+}
+
+const char*
+TypeName(KeyType t)
+{
+    switch (t)
+    {
+    case KeyType::Integer:
+        return "an integer";
+    case KeyType::Number:
+        return "a number";
+    case KeyType::String:
+        return "a string";
+    case KeyType::Boolean:
+        return "true or false";
+    }
+    return "?";
+}
+
+const char*
+UnitName(Unit unit)
+{
+    switch (unit)
+    {
+    case Unit::Bytes:
+        return "bytes";
+    case Unit::Microseconds:
+        return "us";
+    case Unit::Milliseconds:
+        return "ms";
+    case Unit::Seconds:
+        return "s";
+    case Unit::Mbps:
+        return "Mbps";
+    case Unit::Gbps:
+        return "Gbps";
+    default:
+        return "";
+    }
+}
+
+void
+ApplyAttributeKeys(const json& resolved)
+{
+    for (const auto& k : ScenarioKeys())
+    {
+        if (!k.attribute.empty())
+        {
+            ns3::Config::SetDefault(k.attribute, *ToAttributeValue(k, ValueAt(resolved, k.path)));
+        }
+    }
+}
+
+std::string
+DescribeKeys()
+{
+    auto line = [](const KeySpec& k, const std::string& path)
+    {
+        std::string range;
+        for (const auto& c : k.choices)
+        {
+            range += (range.empty() ? "" : "|") + c;
+        }
+        if (range.empty() && (k.type == KeyType::Integer || k.type == KeyType::Number))
+        {
+            range = fmt::format("{:.12g}..{:.12g}", k.min, k.max);
+        }
+        std::string unit = UnitName(k.unit);
+        std::string def = k.defaultValue.is_null() ? "(required)" : k.defaultValue.dump();
+        return fmt::format("{:<36} {:<8} {:<6} default {:<10} {}{}{}\n", path,
+                           k.type == KeyType::Integer  ? "integer"
+                           : k.type == KeyType::Number ? "number"
+                           : k.type == KeyType::String ? "string"
+                                                       : "boolean",
+                           unit, def, k.help, range.empty() ? "" : " [" + range + "]",
+                           k.attribute.empty() ? "" : " (sets " + k.attribute + ")");
+    };
+    std::string out;
+    for (const auto& k : ScenarioKeys())
+    {
+        out += line(k, k.path);
+    }
+    for (const auto& k : ModelKeys())
+    {
+        out += line(k, "models.<name>." + k.path);
+    }
+    return out;
+}
+
+} // namespace flumen
