@@ -5,7 +5,7 @@
 // Each measurement runs in a child process (its own peak RSS, fresh ns-3 state), repeated;
 // medians are reported.
 #include "atomic-file.h"
-#include "scenario-runner.h"
+#include "run-scenario.h"
 #include "scenario.h"
 
 #include "ns3/applications-module.h"
@@ -87,7 +87,7 @@ MeasureScenario(const flumen::Scenario& s, double seconds)
     auto t0 = Clock::now();
     flumen::RunOutput out = flumen::RunScenario(s, options);
     double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-    const json& sm = out.summary;
+    const json sm = flumen::ToJson(out.summary);
     return { { "simulated_s", sm["simulated_time_s"] },
              { "wall_s", wall },
              { "events", sm["events"] },

@@ -22,7 +22,7 @@
 // backward share s). Exit codes: 0 done, 2 bad input, 1 a simulation failed. Nothing is written on
 // failure.
 #include "atomic-file.h"
-#include "scenario-runner.h"
+#include "run-scenario.h"
 #include "calibration-file.h"
 #include "scenario.h"
 #include "series-manifest.h"
@@ -139,7 +139,7 @@ SimulateIdle(const IdlePoint& p, double computeS, double backwardShare, double j
                                              p.source, p.workers, p.configuration, workers));
     }
     flumen::RunOutput out = flumen::RunScenario(s);
-    return out.summary["iteration_time_s"]["mean"].get<double>();
+    return out.summary.iterationTimeS.mean;
 }
 
 // Bounds of the backward share: the backward pass is at least as long as the forward (it

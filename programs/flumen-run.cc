@@ -1,10 +1,11 @@
 // flumen-run: runs one JSON scenario. `./flumen run FILE [--set key=value ...] [--out DIR]`.
 // Exit codes: 0 done, 2 bad input (nothing written), 1 the run failed (nothing written).
 #include "atomic-file.h"
+#include "calibration-file.h"
+#include "cross-traffic.h"
 #include "load-file.h"
 #include "run-outputs.h"
-#include "scenario-runner.h"
-#include "calibration-file.h"
+#include "run-scenario.h"
 #include "scenario.h"
 
 #include <fmt/format.h>
@@ -174,7 +175,7 @@ main(int argc, char** argv)
         options.progress = quiet ? nullptr : &std::cerr;
         flumen::RunOutput out = flumen::RunScenario(scenario, options);
         auto extra = flumen::ExtraOutputFiles(out);
-        flumen::WriteRunOutputs(outDir, out.rows, out.summary, extra);
+        flumen::WriteRunOutputs(outDir, out.rows, flumen::ToJson(out.summary), extra);
         if (!quiet)
         {
             std::cout << flumen::FormatHumanSummary(out.summary);

@@ -1,6 +1,6 @@
 // The ring over ns-3 TCP on an idle rack: bytes on the wire per iteration and the time of
 // one large all-reduce against the line-rate bound.
-#include "scenario-runner.h"
+#include "run-scenario.h"
 #include "test-support.h"
 
 #include "ns3/inet-socket-address.h"
@@ -112,7 +112,7 @@ CheckWireBytes(const std::string& configuration, uint32_t workers, bool timestam
         }
     };
     RunOutput out = RunScenario(s, options);
-    ASSERT_EQ(out.summary["workers"], workers);
+    ASSERT_EQ(ToJson(out.summary)["workers"], workers);
 
     // 2(N-1)/N x 4P per worker and iteration.
     const double perWorker = 2.0 * (workers - 1) / workers * 4.0 * parameters;

@@ -1,6 +1,6 @@
 // Where the queue builds: configuration A at S0's NIC, configuration B at the ToR port
 // towards S0, with the training job and 20 Gbps of iperf running.
-#include "scenario-runner.h"
+#include "run-scenario.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -47,7 +47,8 @@ RunOutput
 RunLoaded(const std::string& configuration)
 {
     RunOutput out = RunScenario(test::Resolve(LoadedScenario(configuration)));
-    for (const auto& p : out.summary["ports"])
+    const json summary = ToJson(out.summary);
+    for (const auto& p : summary["ports"])
     {
         std::cout << "[measure] configuration " << configuration << " " << p["port"]
                   << ": mean queue " << p["mean_queue_bytes"] << " B, max " << p["max_queue_bytes"]
@@ -61,15 +62,15 @@ RunLoaded(const std::string& configuration)
 TEST(Bottleneck, ConfigurationAQueuesAtS0NicNotAtTheTor)
 {
     RunOutput out = RunLoaded("A");
-    EXPECT_EQ(out.summary["bottleneck"]["port"], "NIC egress of S0");
-    json nic = PortOf(out.summary, "S0 NIC egress");
+    EXPECT_EQ(ToJson(out.summary)["bottleneck"]["port"], "NIC egress of S0");
+    json nic = PortOf(ToJson(out.summary), "S0 NIC egress");
     EXPECT_GT(nic["mean_queue_bytes"].get<double>(), 50e3);
     EXPECT_GT(nic["utilization"].get<double>(), 0.9);
     for (int i = 0; i < 4; ++i)
     {
         // S0's NIC already spaces its packets at line rate; a ToR port only queues the odd
         // burst where ACKs of the reverse direction join a line-rate stream.
-        json tor = PortOf(out.summary, "ToR port towards S" + std::to_string(i));
+        json tor = PortOf(ToJson(out.summary), "ToR port towards S" + std::to_string(i));
         EXPECT_LT(tor["mean_queue_bytes"].get<double>(),
                   0.05 * nic["mean_queue_bytes"].get<double>())
             << "ToR towards S" << i;
@@ -80,9 +81,9 @@ TEST(Bottleneck, ConfigurationAQueuesAtS0NicNotAtTheTor)
 TEST(Bottleneck, ConfigurationBQueuesAtTheTorPortNotAtS2Nic)
 {
     RunOutput out = RunLoaded("B");
-    EXPECT_EQ(out.summary["bottleneck"]["port"], "ToR port towards S0");
-    json tor = PortOf(out.summary, "ToR port towards S0");
-    json s2 = PortOf(out.summary, "S2 NIC egress");
+    EXPECT_EQ(ToJson(out.summary)["bottleneck"]["port"], "ToR port towards S0");
+    json tor = PortOf(ToJson(out.summary), "ToR port towards S0");
+    json s2 = PortOf(ToJson(out.summary), "S2 NIC egress");
     EXPECT_GT(tor["mean_queue_bytes"].get<double>(), 50e3);
     EXPECT_GT(tor["utilization"].get<double>(), 0.9);
     // S2 sends 20 Gbps on a 25 Gbps NIC: window bursts queue briefly, nothing sustained.
@@ -107,6 +108,6 @@ TEST(Bottleneck, PacedTcpRingComesBackFromATimeoutWithoutStalling)
         slowest = std::max(slowest, r.DurationS());
     }
     std::cout << "[measure] slowest iteration " << slowest << " s, done at "
-              << out.summary["simulated_time_s"] << " s\n";
+              << ToJson(out.summary)["simulated_time_s"] << " s\n";
     EXPECT_LT(slowest, 0.3) << "more than one minimum RTO (200 ms) of stall";
 }

@@ -2,7 +2,7 @@
 // committed reference (tests/golden/). The quickstart's is checked in quickstart-test.cc,
 // on the run that test makes anyway. A difference is either a bug or a deliberate model
 // change; the latter is committed with FLUMEN_UPDATE_GOLDEN=1 (see MatchesGolden).
-#include "scenario-runner.h"
+#include "run-scenario.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>

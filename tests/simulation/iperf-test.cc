@@ -1,5 +1,5 @@
 // iperf alone (no job): the paced streams reach their target rate.
-#include "scenario-runner.h"
+#include "run-scenario.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@ CheckIperf(double gbps, double seconds)
             { "cross_traffic", { { "type", "iperf" }, { "load_gbps", gbps }, { "streams", 4 } } },
             { "simulation", { { "duration_s", seconds }, { "progress_interval_s", 0 } } } };
     RunOutput out = RunScenario(test::Resolve(user));
-    double achieved = out.summary["cross_traffic"]["achieved_gbps"].get<double>();
+    double achieved = ToJson(out.summary)["cross_traffic"]["achieved_gbps"].get<double>();
     std::cout << "[measure] iperf " << gbps << " Gbps alone over " << seconds << " s: achieved "
               << achieved << " Gbps (" << 100 * (achieved / gbps - 1) << "%)\n";
     EXPECT_NEAR(achieved / gbps, 1.0, 0.03);

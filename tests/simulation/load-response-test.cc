@@ -1,6 +1,6 @@
 // The central effect: iteration time does not fall as iperf load rises, and rises clearly
 // once the spare capacity of the bottleneck is below what the job's ring needs.
-#include "scenario-runner.h"
+#include "run-scenario.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -34,9 +34,9 @@ TEST(LoadResponse, IterationTimeRisesWithIperfLoad)
             { "simulation", { { "progress_interval_s", 0 } } }
         };
         RunOutput out = RunScenario(test::Resolve(user));
-        means.push_back(out.summary["iteration_time_s"]["mean"].get<double>());
+        means.push_back(ToJson(out.summary)["iteration_time_s"]["mean"].get<double>());
         std::cout << "[measure] iperf " << load << " Gbps: mean iteration " << means.back() * 1e3
-                  << " ms, cross achieved " << out.summary["cross_traffic"]["achieved_gbps"]
+                  << " ms, cross achieved " << ToJson(out.summary)["cross_traffic"]["achieved_gbps"]
                   << " Gbps\n";
     }
     // Does not fall while the spare capacity covers the job (2% allowance for TCP's own

@@ -1,6 +1,7 @@
 // Flow-based cross traffic end to end: web-search, burst web-search and load-file replay on
 // the rack, alone and beside a job, in both configurations.
-#include "scenario-runner.h"
+#include "cross-traffic.h"
+#include "run-scenario.h"
 #include "test-support.h"
 
 #include "load-file.h"
@@ -44,7 +45,7 @@ CheckWebSearchAlone(double gbps)
 {
     const double seconds = 1.0;
     RunOutput out = RunScenario(test::Resolve(Alone("websearch", gbps, seconds)));
-    const json& ct = out.summary["cross_traffic"];
+    const json ct = ToJson(out.summary)["cross_traffic"];
     double achieved = ct["achieved_gbps"].get<double>();
     double scheduled = ct["scheduled_gbps"].get<double>();
     double flows = ct["flows"]["started"].get<double>();
@@ -56,7 +57,7 @@ CheckWebSearchAlone(double gbps)
               << 100 * (achieved / scheduled - 1) << "% vs scheduled), completed "
               << ct["flows"]["completed"] << ", FCT p50 " << ct["flows"]["fct_s"]["p50"]
               << " s p99 " << ct["flows"]["fct_s"]["p99"] << " s, wall "
-              << out.summary["wall_time_s"] << " s\n";
+              << ToJson(out.summary)["wall_time_s"] << " s\n";
     // The network delivers what the generator offered...
     EXPECT_NEAR(achieved / scheduled, 1.0, 0.03);
     // ...and the generator offers the requested load up to the noise of heavy-tailed sizes
@@ -87,7 +88,7 @@ TEST(WebSearch, TwentyGbpsAloneDeliversWhatIsOffered)
 TEST(WebSearch, BurstAtTenGbpsIsBurstyOnTheLink)
 {
     RunOutput out = RunScenario(test::Resolve(Alone("burst", 10, 0.5)));
-    const json& ct = out.summary["cross_traffic"];
+    const json ct = ToJson(out.summary)["cross_traffic"];
     double achieved = ct["achieved_gbps"].get<double>();
     double scheduled = ct["scheduled_gbps"].get<double>();
     // Per-bin cross-traffic rate on the bottleneck (100 us bins) after the first period.
@@ -144,11 +145,11 @@ TEST(WebSearch, ReplayPlaysExactlyTheFileFlows)
     }
     // Every byte (8-byte header included) reached the sink, once.
     double window = 0.05 - 0.001;
-    EXPECT_NEAR(out.summary["cross_traffic"]["achieved_gbps"].get<double>(),
+    EXPECT_NEAR(ToJson(out.summary)["cross_traffic"]["achieved_gbps"].get<double>(),
                 bytes * 8.0 / window / 1e9, 1e-9);
-    EXPECT_EQ(out.summary["cross_traffic"]["flows"]["completed"], flows.size());
+    EXPECT_EQ(ToJson(out.summary)["cross_traffic"]["flows"]["completed"], flows.size());
     // Every connection was closed by both sides (no leak over long runs).
-    EXPECT_EQ(out.summary["cross_traffic"]["flows"]["open_at_end"], 0);
+    EXPECT_EQ(ToJson(out.summary)["cross_traffic"]["flows"]["open_at_end"], 0);
 }
 
 TEST(WebSearch, ReplayRejectsBadLinesWithTheLineNumber)
@@ -208,7 +209,7 @@ TEST(WebSearch, BesideTheJobInBothConfigurations)
                     { "cross_traffic", { { "type", type }, { "load_gbps", 12 } } },
                     { "simulation", { { "progress_interval_s", 0 } } } };
             RunOutput out = RunScenario(test::Resolve(user));
-            const json& sm = out.summary;
+            const json sm = ToJson(out.summary);
             uint64_t job = 0;
             uint64_t cross = 0;
             for (const auto& r : out.link)

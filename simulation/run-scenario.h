@@ -1,19 +1,21 @@
-// Builds a simulation from a resolved Scenario (topology, job, cross traffic, monitors),
-// runs it, and returns the per-iteration rows and the summary.
-#ifndef FLUMEN_SCENARIO_RUNNER_H
-#define FLUMEN_SCENARIO_RUNNER_H
+// One scenario simulated: build (network, training job, cross traffic, monitors) -> run ->
+// summarise. The network is built behind the Network interface (network.h); the rest is
+// shared by every network model.
+#ifndef FLUMEN_RUN_SCENARIO_H
+#define FLUMEN_RUN_SCENARIO_H
 
 #include "run-outputs.h"
+#include "run-summary.h"
 #include "scenario.h"
 
 #include "ns3/star-topology-helper.h"
 #include "ns3/training-job-helper.h"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <ostream>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace flumen
@@ -29,8 +31,8 @@ class RunError : public std::runtime_error
 /** What a run built, handed to RunOptions::beforeRun so callers can attach their traces. */
 struct SimulationHandles
 {
-    const ns3::StarTopology* topology = nullptr;
-    const ns3::TrainingJob* job = nullptr; //!< nullptr when job.enabled is false
+    const ns3::StarTopology* topology = nullptr; //!< nullptr for a non-packet network
+    const ns3::TrainingJob* job = nullptr;       //!< nullptr when job.enabled is false
 };
 
 struct RunOptions
@@ -50,23 +52,13 @@ struct RunOutput
     std::vector<FlowRow> flows;     //!< websearch, burst, replay: every flow started
     std::vector<LinkRow> link;      //!< the bottleneck's time series (empty if disabled)
     std::vector<IterationRow> rows; //!< sorted by iteration, then worker
-    nlohmann::json summary;
+    RunSummary summary;
 };
-
-/**
- * The flows a websearch, burst or replay scenario offers in its first `durationS` seconds
- * (start times from the start of the cross traffic), drawn exactly as RunScenario draws
- * them for the same scenario and seed.
- */
-std::vector<LoadFileFlow> DrawCrossTrafficFlows(const Scenario& scenario, double durationS);
-
-/** The output files of a run besides summary.json and iterations.csv (name, content). */
-std::vector<std::pair<std::string, std::string>> ExtraOutputFiles(const RunOutput& out);
 
 RunOutput RunScenario(const Scenario& scenario, const RunOptions& options = {});
 
-/** A few lines for people: iteration times, cross traffic, bottleneck, speed. */
-std::string FormatHumanSummary(const nlohmann::json& summary);
+/** The output files of a run besides summary.json and iterations.csv (name, content). */
+std::vector<std::pair<std::string, std::string>> ExtraOutputFiles(const RunOutput& out);
 
 } // namespace flumen
 

@@ -1,0 +1,44 @@
+// The cross traffic of a scenario: its flow schedule (web-search, burst, replay), drawn the
+// same way for a run and for a load file, installed on the network, and its offered load.
+#ifndef FLUMEN_CROSS_TRAFFIC_H
+#define FLUMEN_CROSS_TRAFFIC_H
+
+#include "load-file.h"
+#include "network.h"
+
+#include "ns3/flow-schedule.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+struct Scenario;
+
+/** websearch, burst and replay: traffic made of flows (iperf streams are not). */
+bool IsFlowTraffic(const std::string& type);
+
+/**
+ * The flow schedule of a websearch, burst or replay scenario, its random streams fixed; the
+ * seed must be set first. Null for other types.
+ */
+ns3::Ptr<ns3::FlowSchedule> MakeCrossSchedule(const Scenario& scenario);
+
+/**
+ * The flows a websearch, burst or replay scenario offers in its first `durationS` seconds
+ * (start times from the start of the cross traffic), drawn exactly as a run draws them for the
+ * same scenario and seed. Throws RunError for other types.
+ */
+std::vector<LoadFileFlow> DrawCrossTrafficFlows(const Scenario& scenario, double durationS);
+
+/** Installs the scenario's cross traffic on the network (nothing for type none). */
+std::optional<CrossTraffic> InstallCrossTraffic(const Scenario& scenario, Network& network);
+
+/** The load the scenario offers: its request, or a load file's own rate for replay. */
+double OfferedGbps(const Scenario& scenario);
+
+} // namespace flumen
+
+#endif

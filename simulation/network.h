@@ -1,0 +1,97 @@
+// The seam between a run and its network model. A run builds one Network from its scenario,
+// installs the training job on the network's job hosts with the network's ring transport,
+// installs the cross traffic through it, and reads its ports for the outputs. Everything else
+// (the training job's model, Horovod's timing, the cross-traffic schedules, the measurement
+// window and the outputs) is shared, so that another network model (a flow-level engine)
+// plugs in here without touching them.
+#ifndef FLUMEN_NETWORK_H
+#define FLUMEN_NETWORK_H
+
+#include "run-outputs.h"
+#include "run-summary.h"
+
+#include "ns3/flow-schedule.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+struct StarTopology;
+}
+
+namespace flumen
+{
+
+struct Scenario;
+
+/** Cross traffic installed on a network: what the outputs read of it. */
+struct CrossTraffic
+{
+    /** Bytes its receiver(s) took so far. */
+    std::function<uint64_t()> bytesReceived;
+    /** Flow generators: every flow started so far (empty function for iperf). */
+    std::function<std::vector<FlowRow>()> flows;
+    /** Flow generators: connections still open at the receiver(s). */
+    std::function<uint64_t()> connectionsOpen;
+    /** Bytes a flow carries besides its payload (the generator's header). */
+    uint32_t flowOverheadBytes = 0;
+};
+
+/** Packets the network moved, for the speed figures. */
+struct PacketCounts
+{
+    uint64_t hops = 0;         //!< packets sent on any link
+    uint64_t torForwarded = 0; //!< packets the ToR sent
+};
+
+class Network
+{
+  public:
+    virtual ~Network() = default;
+
+    /** The job's hosts, rank 0 first, and their addresses. */
+    virtual ns3::NodeContainer JobNodes() const = 0;
+    virtual std::vector<ns3::Ipv4Address> JobAddresses() const = 0;
+    /** TypeId name of the ring transport this network carries ("tcp" or "rdma" job). */
+    virtual std::string RingTransport(const std::string& transport) const = 0;
+
+    /** iperf: `streams` paced TCP streams of `gbps` in total, from the cross source. */
+    virtual CrossTraffic InstallIperf(double gbps, uint32_t streams, ns3::Time start,
+                                      ns3::Time stop)
+        = 0;
+    /** Flows of a schedule (web-search, burst, replay) from the cross source. */
+    virtual CrossTraffic InstallFlows(ns3::Ptr<ns3::FlowSchedule> schedule, ns3::Time start,
+                                      ns3::Time stop)
+        = 0;
+
+    /**
+     * Starts watching every port (and the bottleneck's time series if the scenario bins it);
+     * called once the job and the cross traffic are installed.
+     */
+    virtual void Observe(const Scenario& scenario) = 0;
+    /** The measurement window opens: port counters start again from zero. */
+    virtual void ResetPortCounters() = 0;
+    /** The configuration's bottleneck port, then every port, over the window. */
+    virtual PortSummary Bottleneck() const = 0;
+    virtual std::vector<PortSummary> Ports() const = 0;
+    /** The bottleneck's time series in bins (empty unless enabled), and its PFC pauses. */
+    virtual std::vector<LinkRow> BottleneckSeries() const = 0;
+    virtual uint64_t PfcPauses() const = 0;
+    virtual PacketCounts Packets() const = 0;
+    /** The packet-level topology for tracing hooks (nullptr for other network models). */
+    virtual const ns3::StarTopology* Topology() const = 0;
+};
+
+/** The network model the scenario asks for, built and ready for the job and traffic. */
+std::unique_ptr<Network> BuildNetwork(const Scenario& scenario);
+
+} // namespace flumen
+
+#endif

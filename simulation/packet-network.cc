@@ -1,0 +1,278 @@
+#include "packet-network.h"
+
+#include "scenario.h"
+
+#include "ns3/core-module.h"
+#include "ns3/flow-generator-helper.h"
+#include "ns3/internet-module.h"
+#include "ns3/iperf-helper.h"
+#include "ns3/roce-header.h"
+#include "ns3/training-job-helper.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace flumen
+{
+
+using namespace ns3;
+
+namespace
+{
+
+std::string
+CongestionControlType(const std::string& name)
+{
+    if (name == "newreno")
+        return "ns3::TcpNewReno";
+    if (name == "dctcp")
+        return "ns3::TcpDctcp";
+    return "ns3::TcpCubic";
+}
+
+// The TCP settings derived from keys rather than set by them (the attribute-backed ones are
+// set by ApplyAttributeKeys).
+void
+SetTcpDefaults(const Scenario& s)
+{
+    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+    Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime",
+                       DoubleValue(s.tcpTimeWaitMs / 2.0 / 1000.0));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
+    const bool ecn = s.tcpEcn || s.tcpCongestionControl == "dctcp";
+    Config::SetDefault("ns3::TcpSocketBase::UseEcn",
+                       EnumValue(ecn ? TcpSocketState::On : TcpSocketState::Off));
+}
+
+StarTopology
+BuildStar(const Scenario& s)
+{
+    SetTcpDefaults(s);
+    StarTopologyConfig topo;
+    topo.configuration = s.configuration;
+    topo.linkRate = DataRate(static_cast<uint64_t>(std::llround(s.linkRateGbps * 1e9)));
+    topo.linkDelay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
+    topo.mtu = static_cast<uint16_t>(s.mtuBytes);
+    topo.hostQueue = s.hostQueue;
+    topo.switchQueue = s.switchQueue;
+    topo.rdmaNic = s.jobEnabled && s.transport == "rdma";
+    topo.pfc = s.pfcEnabled;
+    return StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
+}
+
+PortSummary
+ToPortSummary(const std::string& name, const Ptr<QueueMonitor>& m)
+{
+    PortSummary p;
+    p.port = name;
+    p.utilization = m->GetUtilization();
+    p.drops = m->GetDrops();
+    p.ecnMarks = m->GetEcnMarks();
+    p.meanQueueBytes = m->GetMeanQueueBytes();
+    p.maxQueueBytes = m->GetMaxQueueBytes();
+    return p;
+}
+
+} // namespace
+
+uint32_t
+TcpIpHeaderBytes(bool timestamps)
+{
+    // IPv4 20 + TCP 20, plus 12 with the timestamp option. The MTU counts them; PPP's 2 bytes
+    // come on top, on the wire.
+    return 20 + 20 + (timestamps ? 12 : 0);
+}
+
+PacketNetwork::PacketNetwork(const Scenario& scenario) : m_topology(BuildStar(scenario)) {}
+
+NodeContainer
+PacketNetwork::JobNodes() const
+{
+    NodeContainer nodes;
+    for (uint32_t h : m_topology.jobHosts)
+    {
+        nodes.Add(m_topology.hosts.Get(h));
+    }
+    return nodes;
+}
+
+std::vector<Ipv4Address>
+PacketNetwork::JobAddresses() const
+{
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t h : m_topology.jobHosts)
+    {
+        addresses.push_back(m_topology.hostAddresses[h]);
+    }
+    return addresses;
+}
+
+std::string
+PacketNetwork::RingTransport(const std::string& transport) const
+{
+    return transport == "rdma" ? "ns3::RdmaRingTransport" : "ns3::TcpRingTransport";
+}
+
+CrossTraffic
+PacketNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
+{
+    const StarTopology& t = m_topology;
+    IperfHelper iperf(DataRate(static_cast<uint64_t>(std::llround(gbps * 1e9))), streams);
+    IperfFlows flows = iperf.Install(t.hosts.Get(t.crossSource), t.hosts.Get(t.crossDestination),
+                                     t.hostAddresses[t.crossDestination], start, stop);
+    Ptr<PacketSink> sink = flows.sink;
+    CrossTraffic c;
+    c.bytesReceived = [sink] { return sink->GetTotalRx(); };
+    return c;
+}
+
+CrossTraffic
+PacketNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
+{
+    const StarTopology& t = m_topology;
+    FlowTraffic traffic = FlowGeneratorHelper().Install(
+        t.hosts.Get(t.crossSource), { t.hosts.Get(t.crossDestination) },
+        { t.hostAddresses[t.crossDestination] }, schedule, start, stop);
+    Ptr<FlowSink> sink = traffic.sinks.front();
+    Ptr<FlowGenerator> generator = traffic.generator;
+    CrossTraffic c;
+    c.bytesReceived = [sink] { return sink->GetTotalRx(); };
+    c.connectionsOpen = [sink] { return static_cast<uint64_t>(sink->GetConnectionsOpen()); };
+    c.flowOverheadBytes = FlowGenerator::kHeaderBytes;
+    c.flows = [generator]
+    {
+        std::vector<FlowRow> rows;
+        for (const auto& r : generator->GetRecords())
+        {
+            FlowRow row;
+            row.id = r.id;
+            row.startS = r.start.GetSeconds();
+            row.sizeBytes = r.sizeBytes;
+            row.endS = r.IsComplete() ? r.end.GetSeconds() : -1.0;
+            row.failed = r.failed;
+            rows.push_back(row);
+        }
+        return rows;
+    };
+    return c;
+}
+
+void
+PacketNetwork::Observe(const Scenario& s)
+{
+    const StarTopology& t = m_topology;
+    if (s.linkBinUs > 0)
+    {
+        m_series = CreateObject<LinkTimeSeries>();
+        m_series->SetAttribute("BinWidth", TimeValue(NanoSeconds(std::llround(s.linkBinUs * 1e3))));
+        // The ring's TCP channels listen on 45000 + channel: their data goes there and their
+        // ACKs come from there. RoCE (the RDMA transport) is UDP port 4791 both ways.
+        std::set<uint16_t> jobPorts{ RoceHeader::kUdpPort };
+        for (uint32_t c = 0; c < s.ncclChannels; ++c)
+        {
+            jobPorts.insert(TrainingJobHelper::kTcpListenPortBase + c);
+        }
+        m_series->SetJobPorts(jobPorts);
+        m_series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
+    }
+    const DataRate rate = t.config.linkRate;
+    m_bottleneck = CreateObject<QueueMonitor>();
+    m_bottleneck->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice(), rate);
+    for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
+    {
+        for (int side = 0; side < 2; ++side)
+        {
+            Ptr<QueueDisc> disc = side == 0 ? t.hostQueueDiscs[i] : t.torQueueDiscs[i];
+            Ptr<NetDevice> dev = side == 0 ? t.hostDevices.Get(i) : t.torDevices.Get(i);
+            Ptr<QueueMonitor> m = CreateObject<QueueMonitor>();
+            m->Attach(disc, dev, rate);
+            m_ports.emplace_back(side == 0 ? fmt::format("S{} NIC egress", i)
+                                           : fmt::format("ToR port towards S{}", i),
+                                 m);
+        }
+    }
+}
+
+void
+PacketNetwork::ResetPortCounters()
+{
+    m_bottleneck->Reset();
+    for (auto& [name, m] : m_ports)
+    {
+        m->Reset();
+    }
+}
+
+PortSummary
+PacketNetwork::Bottleneck() const
+{
+    return ToPortSummary(m_topology.GetBottleneckName(), m_bottleneck);
+}
+
+std::vector<PortSummary>
+PacketNetwork::Ports() const
+{
+    std::vector<PortSummary> ports;
+    for (const auto& [name, m] : m_ports)
+    {
+        ports.push_back(ToPortSummary(name, m));
+    }
+    return ports;
+}
+
+std::vector<LinkRow>
+PacketNetwork::BottleneckSeries() const
+{
+    std::vector<LinkRow> rows;
+    if (!m_series)
+    {
+        return rows;
+    }
+    const auto& bins = m_series->GetBins();
+    const double width = m_series->GetBinWidth().GetSeconds();
+    for (size_t i = 0; i < bins.size(); ++i)
+    {
+        LinkRow row;
+        row.startS = i * width;
+        row.widthS = width;
+        row.jobBytes = bins[i].jobBytes;
+        row.crossBytes = bins[i].crossBytes;
+        row.queueMeanBytes = bins[i].queueByteSeconds / width;
+        row.queueMaxBytes = bins[i].maxQueueBytes;
+        row.drops = bins[i].drops;
+        row.ecnMarks = bins[i].ecnMarks;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+uint64_t
+PacketNetwork::PfcPauses() const
+{
+    return m_topology.pfc ? m_topology.pfc->GetPausesSent() : 0;
+}
+
+PacketCounts
+PacketNetwork::Packets() const
+{
+    PacketCounts c;
+    for (size_t i = 0; i < m_ports.size(); ++i) // per host: its NIC, then the ToR's port
+    {
+        const uint64_t n = m_ports[i].second->GetTxPacketsSinceAttach();
+        c.hops += n;
+        c.torForwarded += (i % 2 == 1) ? n : 0;
+    }
+    return c;
+}
+
+std::unique_ptr<Network>
+BuildNetwork(const Scenario& scenario)
+{
+    return std::make_unique<PacketNetwork>(scenario);
+}
+
+} // namespace flumen

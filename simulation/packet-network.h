@@ -1,0 +1,51 @@
+// The packet-level network model (the reference): ns-3's IPv4/TCP stack on the testbed's
+// star (StarTopologyHelper), queue discs at every egress port, RoCEv2 NICs for an RDMA job,
+// ns-3 TCP for the socket transport and the cross traffic.
+#ifndef FLUMEN_PACKET_NETWORK_H
+#define FLUMEN_PACKET_NETWORK_H
+
+#include "network.h"
+
+#include "ns3/link-time-series.h"
+#include "ns3/queue-monitor.h"
+#include "ns3/star-topology-helper.h"
+
+namespace flumen
+{
+
+class PacketNetwork : public Network
+{
+  public:
+    /** Sets ns-3's TCP defaults from the scenario and builds the star. */
+    explicit PacketNetwork(const Scenario& scenario);
+
+    ns3::NodeContainer JobNodes() const override;
+    std::vector<ns3::Ipv4Address> JobAddresses() const override;
+    std::string RingTransport(const std::string& transport) const override;
+    CrossTraffic InstallIperf(double gbps, uint32_t streams, ns3::Time start,
+                              ns3::Time stop) override;
+    CrossTraffic InstallFlows(ns3::Ptr<ns3::FlowSchedule> schedule, ns3::Time start,
+                              ns3::Time stop) override;
+    void Observe(const Scenario& scenario) override;
+    void ResetPortCounters() override;
+    PortSummary Bottleneck() const override;
+    std::vector<PortSummary> Ports() const override;
+    std::vector<LinkRow> BottleneckSeries() const override;
+    uint64_t PfcPauses() const override;
+    PacketCounts Packets() const override;
+    const ns3::StarTopology* Topology() const override { return &m_topology; }
+
+  private:
+    ns3::StarTopology m_topology;
+    ns3::Ptr<ns3::LinkTimeSeries> m_series;
+    ns3::Ptr<ns3::QueueMonitor> m_bottleneck;
+    /** Per host: its NIC's egress, then the ToR's port towards it. */
+    std::vector<std::pair<std::string, ns3::Ptr<ns3::QueueMonitor>>> m_ports;
+};
+
+/** IPv4 and TCP header bytes of a segment (with the timestamp option or without). */
+uint32_t TcpIpHeaderBytes(bool timestamps);
+
+} // namespace flumen
+
+#endif

@@ -1,0 +1,153 @@
+#include "run-scenario.h"
+
+#include "cross-traffic.h"
+#include "measurement.h"
+#include "network.h"
+#include "summarise.h"
+
+#include "ns3/core-module.h"
+
+#include <fmt/format.h>
+
+namespace flumen
+{
+
+using namespace ns3;
+
+namespace
+{
+
+std::string
+SchedulerType(const std::string& name)
+{
+    if (name == "map")
+        return "ns3::MapScheduler";
+    if (name == "heap")
+        return "ns3::HeapScheduler";
+    if (name == "calendar")
+        return "ns3::CalendarScheduler";
+    if (name == "priority_queue")
+        return "ns3::PriorityQueueScheduler";
+    return "ns3::ListScheduler";
+}
+
+// Each run starts from ns-3's defaults, so runs in one process do not leak settings.
+void
+PrepareSimulator(const Scenario& s)
+{
+    Config::Reset();
+    RngSeedManager::SetSeed(static_cast<uint32_t>(s.seed));
+    RngSeedManager::SetRun(1);
+    ObjectFactory scheduler;
+    scheduler.SetTypeId(SchedulerType(s.scheduler));
+    Simulator::SetScheduler(scheduler);
+    // Every attribute-backed key (DCQCN, RoCE, NIC, PFC, Horovod, NCCL, ns-3's TCP sockets).
+    ApplyAttributeKeys(s.resolved);
+}
+
+// The ring all-reduce job on the network's job hosts, over the network's ring transport.
+TrainingJob
+InstallTrainingJob(const Scenario& s, const Network& network)
+{
+    TrainingJobHelper helper;
+    helper.SetModel(s.model);
+    helper.SetIterations(s.iterations);
+    helper.SetChannels(s.ncclChannels);
+    helper.SetTransport(network.RingTransport(s.transport));
+    TrainingJob job = helper.Install(network.JobNodes(), network.JobAddresses());
+    TrainingJobHelper::AssignStreams(job, 100);
+    return job;
+}
+
+[[noreturn]] void
+FailUnfinished(const Scenario& s, const Measurement& m, const TrainingJob& job)
+{
+    std::string ranks;
+    for (uint32_t r = 0; r < job.channels.size(); ++r)
+    {
+        ranks += fmt::format("; rank {} sent {} B, received {} B", r, job.BytesSent(r),
+                             job.BytesReceived(r));
+    }
+    const uint32_t done = m.IterationsDone() / std::max(1u, m.Workers());
+    Simulator::Destroy();
+    throw RunError(
+        fmt::format("{}: the job finished {} of {} iterations before simulation.max_time_s = {} s; "
+                    "raise simulation.max_time_s or lower job.iterations{}",
+                    s.source, done, s.iterations, s.maxTimeS, ranks));
+}
+
+} // namespace
+
+RunOutput
+RunScenario(const Scenario& s, const RunOptions& options)
+{
+    const auto wallStart = Measurement::Clock::now();
+
+    // Build: network, job, cross traffic, what is measured.
+    PrepareSimulator(s);
+    std::unique_ptr<Network> network = BuildNetwork(s);
+    Measurement measurement(s, *network, options.progress, wallStart);
+    TrainingJob job;
+    if (s.jobEnabled)
+    {
+        job = InstallTrainingJob(s, *network);
+        measurement.WatchJob(job);
+    }
+    std::optional<CrossTraffic> cross = InstallCrossTraffic(s, *network);
+    measurement.WatchCrossTraffic(cross);
+    network->Observe(s);
+    measurement.Schedule();
+    if (options.beforeRun)
+    {
+        options.beforeRun({ network->Topology(), s.jobEnabled ? &job : nullptr });
+    }
+
+    // Run: until the job is done (or the time limit), or for a fixed duration.
+    const bool fixed = options.fixedDurationS > 0;
+    if (fixed)
+    {
+        measurement.KeepRunningAfterTheJob();
+        Simulator::Stop(Seconds(options.fixedDurationS));
+    }
+    else
+    {
+        Simulator::Stop(s.jobEnabled ? Seconds(s.maxTimeS) : Seconds(s.durationS));
+    }
+    Simulator::Run();
+
+    // Summarise.
+    const bool jobUnfinished
+        = !fixed && s.jobEnabled
+          && measurement.IterationsDone() < measurement.Workers() * s.iterations;
+    if (jobUnfinished && !s.reportUnfinished)
+    {
+        FailUnfinished(s, measurement, job);
+    }
+    measurement.CloseWindow();
+    FinishedRun finished{ s,     *network, measurement,   job,
+                          cross, fixed,    jobUnfinished, Simulator::Now().GetSeconds() };
+    RunOutput out = Summarise(finished);
+    out.summary.wallTimeS
+        = std::chrono::duration<double>(Measurement::Clock::now() - wallStart).count();
+    out.summary.wallPerSimulatedS
+        = out.summary.simulatedTimeS > 0 ? out.summary.wallTimeS / out.summary.simulatedTimeS : 0.0;
+    Simulator::Destroy();
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>>
+ExtraOutputFiles(const RunOutput& out)
+{
+    std::vector<std::pair<std::string, std::string>> files;
+    if (!out.flows.empty() || IsFlowTraffic(out.summary.crossTraffic.type))
+    {
+        files.emplace_back("flows.csv", FormatFlowsCsv(out.flows));
+    }
+    if (!out.link.empty())
+    {
+        files.emplace_back("link.csv", FormatLinkCsv(out.link));
+    }
+    return files;
+}
+
+} // namespace flumen

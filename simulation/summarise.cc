@@ -1,0 +1,276 @@
+#include "summarise.h"
+
+#include "cross-traffic.h"
+#include "packet-network.h"
+
+#include "ns3/core-module.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-ring-transport.h"
+#include "ns3/ring-allreduce.h"
+#include "ns3/training-worker.h"
+
+#include <algorithm>
+#include <map>
+
+namespace flumen
+{
+
+using namespace ns3;
+
+namespace
+{
+
+std::vector<IterationRow>
+IterationRows(const FinishedRun& run)
+{
+    std::vector<IterationRow> rows;
+    for (const auto& r : run.job.recorder->GetRecords())
+    {
+        IterationRow row;
+        row.iteration = r.iteration;
+        row.worker = r.rank;
+        row.startS = r.start.GetSeconds();
+        row.endS = r.end.GetSeconds();
+        row.forwardS = (r.forwardEnd - r.start).GetSeconds();
+        row.backwardS = (r.backwardEnd - r.forwardEnd).GetSeconds();
+        row.waitS = r.Waiting().GetSeconds();
+        row.stepS = (r.end - r.StepStart()).GetSeconds();
+        row.warmup = r.iteration < run.scenario.warmupIterations;
+        rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b)
+              { return std::tie(a.iteration, a.worker) < std::tie(b.iteration, b.worker); });
+    return rows;
+}
+
+// What an unfinished job still tells: its mean measured iteration time is at least (now -
+// start of the rank's first measured iteration) / measured iterations, as iterations run
+// back to back. A rank still in its warm-up only bounds the mean over all its iterations,
+// warm-up included: approximate for the measured ones.
+UnfinishedJob
+LowerBound(const FinishedRun& run)
+{
+    const Scenario& s = run.scenario;
+    const Measurement& m = run.measurement;
+    const uint32_t measured = s.iterations - s.warmupIterations;
+    std::map<uint32_t, std::pair<uint32_t, double>> done; // rank: measured count, sum
+    for (const auto& r : run.job.recorder->GetRecords())
+    {
+        if (r.iteration >= s.warmupIterations)
+        {
+            done[r.rank].first++;
+            done[r.rank].second += (r.end - r.start).GetSeconds();
+        }
+    }
+    UnfinishedJob u;
+    double bound = 0;
+    for (uint32_t rank = 0; rank < m.Workers(); ++rank)
+    {
+        if (done[rank].first == measured)
+        {
+            bound += done[rank].second / measured;
+        }
+        else if (m.MeasuredStart().count(rank))
+        {
+            bound += (run.simulatedS - m.MeasuredStart().at(rank).GetSeconds()) / measured;
+        }
+        else
+        {
+            u.strict = false;
+            double start = m.FirstStart().count(rank) ? m.FirstStart().at(rank).GetSeconds() : 0.0;
+            bound += (run.simulatedS - start) / s.iterations;
+        }
+    }
+    u.iterationsCompleted = m.IterationsDone() / std::max(1u, m.Workers());
+    u.lowerBoundS = bound / std::max(1u, m.Workers());
+    return u;
+}
+
+ModelSummary
+Model(const FinishedRun& run)
+{
+    const Scenario& s = run.scenario;
+    const uint32_t workers = run.measurement.Workers();
+    // No-contention estimate: compute plus the ring's bytes (with headers) at line rate. A
+    // yardstick for the slowdown, not a model.
+    const bool rdma = s.transport == "rdma";
+    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
+    const double headerShare = rdma ? (RdmaNic::WireBytes(s.rdmaMtuBytes) - s.rdmaMtuBytes)
+                                          / static_cast<double>(s.rdmaMtuBytes)
+                                    : (2.0 + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;
+    const uint64_t ringBytes = RingAllReduce::BytesSentByRank(s.model.parameters * 4, workers, 0);
+    ModelSummary m;
+    m.name = s.model.name;
+    m.parameters = s.model.parameters;
+    m.computeS = s.model.ComputeSeconds();
+    m.forwardS = s.model.forwardSeconds;
+    m.backwardS = s.model.backwardSeconds;
+    m.stepS = s.model.stepSeconds;
+    m.gradientTensors = s.model.ReleaseBytes().size();
+    m.computeJitterCv = s.model.computeJitterCv;
+    m.ringBytesPerWorker = ringBytes;
+    m.idleEstimateS
+        = s.model.ComputeSeconds() + ringBytes * (1.0 + headerShare) * 8.0 / (s.linkRateGbps * 1e9);
+    return m;
+}
+
+std::optional<PhaseSummary>
+Phases(const std::vector<IterationRow>& rows)
+{
+    PhaseSummary p;
+    uint32_t n = 0;
+    for (const auto& row : rows)
+    {
+        if (!row.warmup)
+        {
+            p.forward += row.forwardS;
+            p.backward += row.backwardS;
+            p.wait += row.waitS;
+            p.step += row.stepS;
+            ++n;
+        }
+    }
+    if (n == 0)
+    {
+        return std::nullopt;
+    }
+    return PhaseSummary{ p.forward / n, p.backward / n, p.wait / n, p.step / n };
+}
+
+RdmaSummary
+Rdma(const FinishedRun& run)
+{
+    RdmaSummary r;
+    for (const auto& channels : run.job.channels)
+    {
+        for (const auto& t : channels)
+        {
+            Ptr<RdmaRingTransport> q = DynamicCast<RdmaRingTransport>(t);
+            r.cnps += q->GetCnpsSent();
+            r.naks += q->GetNaksSent();
+            r.timeouts += q->GetTimeouts();
+            r.packetsRetransmitted += q->GetPacketsRetransmitted();
+        }
+    }
+    r.pfcPauses = run.network.PfcPauses();
+    return r;
+}
+
+// The cross traffic over the window; `flows` receives every flow started.
+CrossTrafficSummary
+Cross(const FinishedRun& run, double window, std::vector<FlowRow>& flows)
+{
+    const Scenario& s = run.scenario;
+    CrossTrafficSummary c;
+    c.type = s.crossType;
+    c.offeredGbps = OfferedGbps(s);
+    if (run.cross && window > 0)
+    {
+        c.achievedGbps = run.measurement.CrossBytesInWindow() * 8.0 / window / 1e9;
+    }
+    if (!run.cross || !run.cross->flows)
+    {
+        return c;
+    }
+    flows = run.cross->flows();
+    const double windowStart = run.measurement.WindowStart().GetSeconds();
+    double scheduledBytes = 0;
+    std::vector<double> fcts;
+    FlowsSummary f;
+    f.started = flows.size();
+    for (const auto& r : flows)
+    {
+        if (r.startS >= windowStart)
+        {
+            scheduledBytes += r.sizeBytes + run.cross->flowOverheadBytes;
+        }
+        f.failed += r.failed ? 1 : 0;
+        if (r.endS >= 0 && !r.failed)
+        {
+            ++f.completed;
+            fcts.push_back(r.endS - r.startS);
+        }
+    }
+    f.openAtEnd = run.cross->connectionsOpen();
+    f.fctS = Summarize(fcts);
+    // Bytes (with the generator's headers) of the flows that started in the window: what the
+    // generator really offered, which for heavy-tailed sizes differs from the request.
+    c.scheduledGbps = window > 0 ? scheduledBytes * 8.0 / window / 1e9 : 0.0;
+    c.flows = f;
+    return c;
+}
+
+} // namespace
+
+RunOutput
+Summarise(const FinishedRun& run)
+{
+    const Scenario& s = run.scenario;
+    const Measurement& m = run.measurement;
+    const double window = run.simulatedS - m.WindowStart().GetSeconds();
+    RunOutput out;
+    RunSummary& sm = out.summary;
+    std::vector<double> durations;
+    if (s.jobEnabled)
+    {
+        out.rows = IterationRows(run);
+        for (const auto& row : out.rows)
+        {
+            if (!row.warmup)
+            {
+                durations.push_back(row.DurationS());
+            }
+        }
+    }
+    sm.name = s.name;
+    sm.iterations = s.jobEnabled ? s.iterations - s.warmupIterations : 0;
+    sm.warmupIterations = s.jobEnabled ? s.warmupIterations : 0;
+    sm.workers = m.Workers();
+    sm.iterationTimeS = Summarize(durations);
+    if (s.jobEnabled && !run.fixedDuration)
+    {
+        sm.jobFinished = !run.jobUnfinished;
+    }
+    if (run.jobUnfinished)
+    {
+        sm.unfinished = LowerBound(run);
+    }
+    if (s.jobEnabled)
+    {
+        sm.model = Model(run);
+    }
+    sm.crossTraffic = Cross(run, window, out.flows);
+    if (m.Workers() > 0 && window > 0)
+    {
+        sm.dlGoodputGbps = m.JobBytesInWindow() * 8.0 / window / 1e9 / m.Workers();
+    }
+    if (s.jobEnabled)
+    {
+        sm.phasesS = Phases(out.rows);
+        sm.allReducesPerIteration
+            = run.job.workers.GetN() > 0
+                  ? DynamicCast<TrainingWorker>(run.job.workers.Get(0))->GetAllReducesDone()
+                        / static_cast<double>(s.iterations)
+                  : 0.0;
+    }
+    if (s.jobEnabled && s.transport == "rdma")
+    {
+        sm.rdma = Rdma(run);
+    }
+    out.link = run.network.BottleneckSeries();
+    sm.bottleneck = run.network.Bottleneck();
+    sm.ports = run.network.Ports();
+    sm.windowStartS = m.WindowStart().GetSeconds();
+    sm.windowEndS = run.simulatedS;
+    sm.windowIsWholeRun = m.WindowIsWholeRun();
+    sm.simulatedTimeS = run.simulatedS;
+    sm.events = Simulator::GetEventCount();
+    const PacketCounts packets = run.network.Packets();
+    sm.packetHops = packets.hops;
+    sm.torForwardedPackets = packets.torForwarded;
+    sm.scenario = s.resolved;
+    return out;
+}
+
+} // namespace flumen

@@ -1,0 +1,31 @@
+// A finished run turned into its outputs: the iteration rows, the flows, the bottleneck's
+// time series and the typed summary.
+#ifndef FLUMEN_SUMMARISE_H
+#define FLUMEN_SUMMARISE_H
+
+#include "measurement.h"
+#include "run-scenario.h"
+
+#include <optional>
+
+namespace flumen
+{
+
+/** What RunScenario hands over once the simulator stopped. */
+struct FinishedRun
+{
+    const Scenario& scenario;
+    const Network& network;
+    const Measurement& measurement;
+    const ns3::TrainingJob& job; //!< empty when job.enabled is false
+    const std::optional<CrossTraffic>& cross;
+    bool fixedDuration = false; //!< RunOptions::fixedDurationS was set
+    bool jobUnfinished = false; //!< cut by simulation.max_time_s (on_max_time = report)
+    double simulatedS = 0;
+};
+
+RunOutput Summarise(const FinishedRun& run);
+
+} // namespace flumen
+
+#endif

@@ -1,0 +1,100 @@
+// The text `flumen run` prints: a few lines for people.
+#include "run-summary.h"
+
+#include <fmt/format.h>
+
+namespace flumen
+{
+
+namespace
+{
+
+std::string
+JobLines(const RunSummary& sm)
+{
+    const auto& sc = sm.scenario;
+    const SummaryStatistics& it = sm.iterationTimeS;
+    const double idle = sm.model ? sm.model->idleEstimateS : 0.0;
+    std::string out
+        = fmt::format("  iterations       {} measured per worker ({} warm-up left out)\n",
+                      sm.iterations, sm.warmupIterations);
+    if (sm.jobFinished && !*sm.jobFinished && sm.unfinished)
+    {
+        out += fmt::format(
+            "  UNFINISHED       {} of {} iterations by simulation.max_time_s = {} s; mean "
+            "iteration time at least {:.4f} s ({}); the figures below cover the finished ones\n",
+            sm.unfinished->iterationsCompleted, sm.iterations + sm.warmupIterations,
+            sc["simulation"]["max_time_s"].get<double>(), sm.unfinished->lowerBoundS,
+            sm.unfinished->strict ? "strict" : "approximate: a rank was still in its warm-up");
+    }
+    out += fmt::format("  iteration time   mean {:.4f} s  p50 {:.4f}  p99 {:.4f}  "
+                       "(min {:.4f}, max {:.4f}, stdev {:.4f})\n",
+                       it.mean, it.p50, it.p99, it.min, it.max, it.stdev);
+    out += fmt::format("  vs no contention {:.4f} s (compute + ring at line rate, no "
+                       "overlap): {:.2f}x\n",
+                       idle, it.mean / idle);
+    if (sm.phasesS)
+    {
+        const PhaseSummary& ph = *sm.phasesS;
+        out += fmt::format("  phases (mean)    forward {:.4f}  backward {:.4f}  waiting for "
+                           "communication {:.4f}  step {:.4f} s\n",
+                           ph.forward, ph.backward, ph.wait, ph.step);
+    }
+    out += fmt::format("  all-reduces      {:.1f} per iteration (Horovod fusion)\n",
+                       sm.allReducesPerIteration.value_or(0.0));
+    if (sm.rdma)
+    {
+        const RdmaSummary& r = *sm.rdma;
+        out += fmt::format("  RDMA             {} CNPs, {} NAKs, {} timeouts, {} packets "
+                           "retransmitted, {} PFC pauses\n",
+                           r.cnps, r.naks, r.timeouts, r.packetsRetransmitted, r.pfcPauses);
+    }
+    out += fmt::format("  DL goodput       {:.2f} Gbps per worker\n", sm.dlGoodputGbps);
+    return out;
+}
+
+} // namespace
+
+std::string
+FormatHumanSummary(const RunSummary& sm)
+{
+    const auto& sc = sm.scenario;
+    const CrossTrafficSummary& c = sm.crossTraffic;
+    const bool job = sc["job"]["enabled"].get<bool>();
+    std::string cross = c.type == "none" ? "no cross traffic"
+                                         : fmt::format("{} {:.1f} Gbps", c.type, c.offeredGbps);
+    std::string out = fmt::format(
+        "{}: configuration {}, {}{}\n", sm.name, sc["topology"]["configuration"].get<std::string>(),
+        job ? fmt::format("{} over {}, {} workers, ", sm.model ? sm.model->name : "",
+                          sc["job"]["transport"].get<std::string>(), sm.workers)
+            : std::string("no training job, "),
+        cross);
+    if (job)
+    {
+        out += JobLines(sm);
+    }
+    if (c.type != "none")
+    {
+        out += fmt::format("  cross traffic    offered {:.2f} Gbps, achieved {:.2f} Gbps\n",
+                           c.offeredGbps, c.achievedGbps);
+        if (c.flows)
+        {
+            const FlowsSummary& f = *c.flows;
+            out += fmt::format("  flows            {} started, {} completed, {} failed; "
+                               "scheduled {:.2f} Gbps; FCT p50 {:.3f} ms p99 {:.3f} ms\n",
+                               f.started, f.completed, f.failed, c.scheduledGbps.value_or(0.0),
+                               f.fctS.p50 * 1e3, f.fctS.p99 * 1e3);
+        }
+    }
+    const PortSummary& b = sm.bottleneck;
+    out += fmt::format("  bottleneck       {}: utilization {:.1f}%, drops {}, ECN marks {}, "
+                       "queue mean {:.0f} KB max {:.0f} KB\n",
+                       b.port, 100 * b.utilization, b.drops, b.ecnMarks, b.meanQueueBytes / 1e3,
+                       b.maxQueueBytes / 1e3);
+    out += fmt::format("  speed            {:.3f} s simulated in {:.1f} s wall ({:.0f}x slower "
+                       "than real time, {:.2f} M events)\n",
+                       sm.simulatedTimeS, sm.wallTimeS, sm.wallPerSimulatedS, sm.events / 1e6);
+    return out;
+}
+
+} // namespace flumen

@@ -1,0 +1,141 @@
+// A run's summary (summary.json) as a type: what the runner writes and every program reads.
+// ToJson/FromJson are the one place its keys are spelled; FromJson names the file and key of
+// anything missing or mistyped. FormatHumanSummary is the text `flumen run` prints.
+#ifndef FLUMEN_RUN_SUMMARY_H
+#define FLUMEN_RUN_SUMMARY_H
+
+#include "summary-statistics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+/** A summary.json that is not what a run writes; the message names the file and key. */
+class RunSummaryError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/** One egress port over the measurement window. */
+struct PortSummary
+{
+    std::string port; //!< e.g. "ToR port towards S0"
+    double utilization = 0;
+    uint64_t drops = 0;
+    uint64_t ecnMarks = 0;
+    double meanQueueBytes = 0;
+    uint64_t maxQueueBytes = 0;
+};
+
+/** The job's model as the run used it, and a no-contention yardstick. */
+struct ModelSummary
+{
+    std::string name;
+    uint64_t parameters = 0;
+    double computeS = 0;
+    double forwardS = 0;
+    double backwardS = 0;
+    double stepS = 0;
+    uint64_t gradientTensors = 0;
+    double computeJitterCv = 0;
+    uint64_t ringBytesPerWorker = 0;
+    /** Compute plus the ring's bytes with headers at line rate: a yardstick, not a model. */
+    double idleEstimateS = 0;
+};
+
+struct FlowsSummary
+{
+    uint64_t started = 0;
+    uint64_t completed = 0;
+    uint64_t failed = 0;
+    uint64_t openAtEnd = 0;
+    SummaryStatistics fctS; //!< flow completion times of the completed flows
+};
+
+struct CrossTrafficSummary
+{
+    std::string type = "none";
+    double offeredGbps = 0;
+    double achievedGbps = 0; //!< received by the sink(s) over the measurement window
+    /** Flow generators: bytes of the flows started in the window (what was really offered). */
+    std::optional<double> scheduledGbps;
+    std::optional<FlowsSummary> flows;
+};
+
+/** Mean phase times over the measured iterations: how much communication is exposed. */
+struct PhaseSummary
+{
+    double forward = 0;
+    double backward = 0;
+    double wait = 0;
+    double step = 0;
+};
+
+struct RdmaSummary
+{
+    uint64_t cnps = 0;
+    uint64_t naks = 0;
+    uint64_t timeouts = 0;
+    uint64_t packetsRetransmitted = 0;
+    uint64_t pfcPauses = 0;
+};
+
+/** What an unfinished job still tells (simulation.on_max_time = report). */
+struct UnfinishedJob
+{
+    uint32_t iterationsCompleted = 0;
+    /** The mean measured iteration time is at least this (iterations run back to back). */
+    double lowerBoundS = 0;
+    /** False when a rank was still in its warm-up: the bound is then approximate. */
+    bool strict = true;
+};
+
+struct RunSummary
+{
+    std::string name;
+    uint32_t iterations = 0; //!< measured per worker
+    uint32_t warmupIterations = 0;
+    uint32_t workers = 0;
+    SummaryStatistics iterationTimeS; //!< over the measured iterations of every worker
+    std::optional<bool> jobFinished;  //!< absent for fixed-length runs and runs without a job
+    std::optional<UnfinishedJob> unfinished;
+    std::optional<ModelSummary> model;
+    CrossTrafficSummary crossTraffic;
+    double dlGoodputGbps = 0; //!< per worker, over the measurement window
+    std::optional<PhaseSummary> phasesS;
+    std::optional<double> allReducesPerIteration;
+    std::optional<RdmaSummary> rdma;
+    PortSummary bottleneck;
+    std::vector<PortSummary> ports;
+    double windowStartS = 0;
+    double windowEndS = 0;
+    bool windowIsWholeRun = false; //!< the job was cut before any measured iteration began
+    double simulatedTimeS = 0;
+    double wallTimeS = 0;
+    double wallPerSimulatedS = 0;
+    uint64_t events = 0;
+    uint64_t packetHops = 0;
+    uint64_t torForwardedPackets = 0;
+    nlohmann::json scenario; //!< the resolved scenario, every key
+};
+
+nlohmann::json ToJson(const RunSummary& summary);
+/** Reads what ToJson wrote; `source` (a file name) names errors. Throws RunSummaryError. */
+RunSummary RunSummaryFromJson(const nlohmann::json& j, const std::string& source);
+/** Reads DIR/summary.json. Throws RunSummaryError naming the file. */
+RunSummary ReadRunSummary(const std::string& path);
+
+/** A few lines for people: iteration times, cross traffic, bottleneck, speed. */
+std::string FormatHumanSummary(const RunSummary& summary);
+
+} // namespace flumen
+
+#endif
