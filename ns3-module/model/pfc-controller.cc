@@ -54,9 +54,9 @@ PfcController::Install(const std::vector<Ptr<QueueDisc>>& torEgress,
     for (const auto& q : torEgress)
     {
         q->TraceConnectWithoutContext("Enqueue", MakeCallback(&PfcController::Enqueued, this));
+        // ns-3's QueueDisc fires Dequeue for every packet taken from its queue, also for one it
+        // then drops (DropAfterDequeue follows): Dequeue alone counts each packet out once.
         q->TraceConnectWithoutContext("Dequeue", MakeCallback(&PfcController::Left, this));
-        q->TraceConnectWithoutContext("DropAfterDequeue",
-                                      MakeCallback(&PfcController::DropAfterDequeue, this));
     }
 }
 
@@ -109,12 +109,6 @@ PfcController::Left(Ptr<const QueueDiscItem> item)
     NS_ASSERT(m_ingressBytes[port] >= item->GetSize());
     m_ingressBytes[port] -= item->GetSize();
     Check(port);
-}
-
-void
-PfcController::DropAfterDequeue(Ptr<const QueueDiscItem> item, const char* /* reason */)
-{
-    Left(item);
 }
 
 void

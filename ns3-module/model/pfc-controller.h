@@ -53,7 +53,6 @@ class PfcController : public Object
     int32_t IngressOf(Ptr<const QueueDiscItem> item) const;
     void Enqueued(Ptr<const QueueDiscItem> item);
     void Left(Ptr<const QueueDiscItem> item);
-    void DropAfterDequeue(Ptr<const QueueDiscItem> item, const char* reason);
     void Check(uint32_t port);
     void Apply(uint32_t port, bool paused);
 
