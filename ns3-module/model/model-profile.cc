@@ -2,34 +2,56 @@
 
 #include "model-layers.h"
 
+#include "ns3/abort.h"
+
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <numeric>
 
 namespace ns3
 {
 
+extern const char* const kBuiltInCalibrationJson; // generated from validation/calibration.json
+
 namespace
 {
 
 // A built-in model's compute time per iteration (forward + backward + step, no
-// communication) and the jitter CV of each phase.
+// communication), its backward share and the jitter CV of each phase.
 struct Calibrated
 {
-    const char* name;
+    std::string name;
     double computeSeconds;
     double backwardShare;
     double jitterCv;
 };
 
-// From `./flumen calibrate` on the testbed's runs without cross traffic (index 0) only:
-// validation/calibration.json, README "Calibration". Compute time = forward + backward +
-// step, backward share = backward / (forward + backward), jitter CV of each phase.
-const Calibrated kCalibrated[] = {
-    { "resnet50", 0.155649, ModelProfile::kDefaultBackwardShare, 0.027002 },
-    { "densenet161", 0.373818, ModelProfile::kDefaultBackwardShare, 0.012760 },
-    { "vgg16", 0.3633, 0.95, 0.007382 },
-    { "bert-large", 0.7756, 0.95, 0.004298 },
-};
+// The built-in models, in the order BuiltInNames lists them; their architectures come from
+// BuiltInModelLayers.
+const char* const kBuiltInModels[] = { "resnet50", "densenet161", "vgg16", "bert-large" };
+
+// Each built-in model's profile from the shipped testbed calibration (`./flumen calibrate` on
+// the testbed's runs without cross traffic, validation/calibration.json, compiled in): the one
+// source of these numbers.
+std::vector<Calibrated>
+CalibratedProfiles()
+{
+    const auto calibration = nlohmann::json::parse(kBuiltInCalibrationJson);
+    std::vector<Calibrated> out;
+    for (const char* name : kBuiltInModels)
+    {
+        const auto& models = calibration.at("models");
+        NS_ABORT_MSG_UNLESS(models.contains(name),
+                            "validation/calibration.json has no profile of built-in model "
+                                << name);
+        const auto& m = models.at(name);
+        out.push_back({ name, m.at("compute_s").get<double>(),
+                        m.value("backward_share", ModelProfile::kDefaultBackwardShare),
+                        m.at("compute_jitter_cv").get<double>() });
+    }
+    return out;
+}
 
 ModelProfile
 Make(const Calibrated& c)
@@ -55,7 +77,7 @@ Table()
     static const std::vector<ModelProfile> table = []
     {
         std::vector<ModelProfile> t;
-        for (const auto& c : kCalibrated)
+        for (const auto& c : CalibratedProfiles())
         {
             t.push_back(Make(c));
         }
