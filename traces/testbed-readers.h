@@ -1,4 +1,4 @@
-// Readers for the testbed's files exactly as they are (see shared/testbed/README.md), and for
+// Readers for the testbed's files exactly as they are (docs/testbed-data.md), and for
 // raw training logs: mixed headers, comma and tab separators, Mbps or Gbps, section-title
 // lines. Every reader fails with "FILE:LINE: expected ..., got ..." on input it cannot read.
 #ifndef FLUMEN_TESTBED_READERS_H

@@ -1,7 +1,7 @@
 // Series manifests: a small JSON file describes one testbed series (its files, their formats
 // and units, and the experiment), so that a new series in a supported format needs no code.
 // Loading one joins each model's iteration summaries with its measured cross traffic on
-// `index`, as shared/testbed/README.md prescribes.
+// `index`, as the testbed data's README prescribes (docs/testbed-data.md).
 #ifndef FLUMEN_SERIES_MANIFEST_H
 #define FLUMEN_SERIES_MANIFEST_H
 

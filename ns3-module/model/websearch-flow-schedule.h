@@ -1,6 +1,6 @@
 /*
- * Web-search cross traffic as the testbed's generator drew it (see shared/testbed/README.md
- * and the thesis's Algorithms 1 and 2), one flow at a time.
+ * Web-search cross traffic as the testbed's generator drew it (docs/testbed-data.md and the
+ * thesis's Algorithms 1 and 2), one flow at a time.
  *
  * Consistent: sizes from the CDF; gaps between starts drawn as Poisson(mean_gap_us) whole
  * microseconds (numpy.random.poisson), mean_gap = mean size x 8 / load, which makes
