@@ -120,6 +120,8 @@ void ApplyOverride(nlohmann::json& scenario, const std::string& assignment);
 void SetKey(nlohmann::json& scenario, const std::string& key, const nlohmann::json& value);
 /** Checks every key, type, range and cross-key rule; fills defaults. Throws ScenarioError. */
 Scenario ResolveScenario(const nlohmann::json& user, const std::string& source);
+/** Sets a dotted path of a JSON object, creating the objects on the way. */
+void SetAtPath(nlohmann::json& root, const std::string& path, const nlohmann::json& value);
 /** Reads a JSON value at a dotted path of a resolved scenario. */
 const nlohmann::json& ValueAt(const nlohmann::json& resolved, const std::string& path);
 

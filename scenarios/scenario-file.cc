@@ -1,0 +1,135 @@
+// Scenario files and command-line overrides: reading the JSON (syntax errors by line and
+// column) and setting dotted keys, before the scenario is resolved.
+#include "scenario.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace flumen
+{
+
+using nlohmann::json;
+
+void
+SetAtPath(json& root, const std::string& path, const json& value)
+{
+    json* node = &root;
+    std::stringstream ss(path);
+    std::string part;
+    std::vector<std::string> parts;
+    while (std::getline(ss, part, '.'))
+    {
+        parts.push_back(part);
+    }
+    for (size_t i = 0; i + 1 < parts.size(); ++i)
+    {
+        if (!node->contains(parts[i]) || !(*node)[parts[i]].is_object())
+        {
+            (*node)[parts[i]] = json::object();
+        }
+        node = &(*node)[parts[i]];
+    }
+    (*node)[parts.back()] = value;
+}
+
+bool
+ParseSeconds(const std::string& text, double& out)
+{
+    try
+    {
+        size_t used = 0;
+        out = std::stod(text, &used);
+        return used == text.size() && out > 0 && out <= 1e6;
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
+}
+
+json
+LoadScenarioFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw ScenarioError(fmt::format("{}: cannot open the scenario file", path));
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    json j;
+    try
+    {
+        j = json::parse(text);
+    }
+    catch (const json::parse_error& e)
+    {
+        // Turn the byte offset into a line and column.
+        size_t line = 1;
+        size_t col = 1;
+        for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i)
+        {
+            if (text[i] == '\n')
+            {
+                ++line;
+                col = 1;
+            }
+            else
+            {
+                ++col;
+            }
+        }
+        std::string what = e.what();
+        auto pos = what.find("syntax error");
+        throw ScenarioError(fmt::format("{}:{}:{}: invalid JSON: {}", path, line, col,
+                                        pos == std::string::npos ? what : what.substr(pos)));
+    }
+    if (!j.is_object())
+    {
+        throw ScenarioError(fmt::format("{}: expected a JSON object at the top level", path));
+    }
+    return j;
+}
+
+void
+SetKey(json& scenario, const std::string& key, const json& value)
+{
+    bool isModelKey = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
+    if (!FindKey(ScenarioKeys(), key) && !isModelKey)
+    {
+        throw ScenarioError(fmt::format("key '{}': unknown key (see ./flumen keys)", key));
+    }
+    SetAtPath(scenario, key, value);
+}
+
+void
+ApplyOverride(json& scenario, const std::string& assignment)
+{
+    auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+    {
+        throw ScenarioError(fmt::format(
+            "--set '{}': expected key=value, e.g. cross_traffic.load_gbps=10", assignment));
+    }
+    std::string key = assignment.substr(0, eq);
+    std::string text = assignment.substr(eq + 1);
+    bool isModelKey = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
+    if (!FindKey(ScenarioKeys(), key) && !isModelKey)
+    {
+        throw ScenarioError(fmt::format("--set: key '{}': unknown key (see ./flumen keys)", key));
+    }
+    json value;
+    try
+    {
+        value = json::parse(text);
+    }
+    catch (const json::parse_error&)
+    {
+        value = text; // a bare word is a string: --set job.model=vgg16
+    }
+    SetAtPath(scenario, key, value);
+}
+
+} // namespace flumen
