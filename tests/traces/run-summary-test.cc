@@ -1,0 +1,122 @@
+// The typed run summary: what ToJson writes FromJson reads back unchanged, a summary.json
+// that lacks or mistypes a key is named by file and key, and the shipped validation runs'
+// summaries (written before the type existed) read.
+#include "run-summary.h"
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace flumen;
+using nlohmann::json;
+
+namespace
+{
+
+RunSummary
+Sample()
+{
+    RunSummary s;
+    s.name = "sample";
+    s.iterations = 3;
+    s.warmupIterations = 1;
+    s.workers = 3;
+    s.iterationTimeS = { 9, 0.25, 0.01, 0.24, 0.27, 0.23, 0.28 };
+    s.jobFinished = false;
+    s.unfinished = UnfinishedJob{ 2, 0.3, false };
+    s.model = ModelSummary{ "m", 1000, 0.1, 0.03, 0.06, 0.01, 2, 0.02, 1333, 0.11 };
+    s.crossTraffic.type = "websearch";
+    s.crossTraffic.offeredGbps = 10;
+    s.crossTraffic.achievedGbps = 9.5;
+    s.crossTraffic.scheduledGbps = 9.8;
+    s.crossTraffic.flows
+        = FlowsSummary{ 10, 8, 1, 1, { 8, 0.001, 0.0005, 0.0009, 0.003, 0.0001, 0.004 } };
+    s.phasesS = PhaseSummary{ 0.03, 0.06, 0.15, 0.01 };
+    s.allReducesPerIteration = 2;
+    s.rdma = RdmaSummary{ 5, 1, 0, 7, 2 };
+    s.bottleneck = { "ToR port towards S0", 0.9, 3, 4, 1000.5, 2000 };
+    s.ports = { s.bottleneck, { "S0 NIC egress", 0.1, 0, 0, 0, 0 } };
+    s.windowStartS = 0.25;
+    s.windowEndS = 1.0;
+    s.windowIsWholeRun = true;
+    s.simulatedTimeS = 1.0;
+    s.wallTimeS = 20;
+    s.wallPerSimulatedS = 20;
+    s.events = 12345;
+    s.packetHops = 100;
+    s.torForwardedPackets = 50;
+    s.scenario = { { "job", { { "enabled", true } } } };
+    return s;
+}
+
+std::string
+ErrorOf(const json& j)
+{
+    try
+    {
+        RunSummaryFromJson(j, "run/summary.json");
+    }
+    catch (const RunSummaryError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(RunSummary, JsonRoundTripKeepsEveryField)
+{
+    const json written = ToJson(Sample());
+    const RunSummary read = RunSummaryFromJson(written, "sample.json");
+    EXPECT_EQ(ToJson(read), written);
+    EXPECT_EQ(read.unfinished->iterationsCompleted, 2u);
+    EXPECT_FALSE(read.unfinished->strict);
+    EXPECT_EQ(read.crossTraffic.flows->openAtEnd, 1u);
+    EXPECT_DOUBLE_EQ(read.iterationTimeS.p99, 0.27);
+    // Optional parts absent stay absent.
+    RunSummary bare = Sample();
+    bare.jobFinished.reset();
+    bare.unfinished.reset();
+    bare.rdma.reset();
+    bare.crossTraffic.flows.reset();
+    const json j = ToJson(bare);
+    EXPECT_FALSE(j.contains("job_finished"));
+    EXPECT_FALSE(j.contains("rdma"));
+    EXPECT_EQ(ToJson(RunSummaryFromJson(j, "bare.json")), j);
+}
+
+TEST(RunSummary, MissingOrMistypedKeysAreNamed)
+{
+    json j = ToJson(Sample());
+    j["iteration_time_s"].erase("p99");
+    EXPECT_EQ(ErrorOf(j), "run/summary.json: key 'iteration_time_s.p99': expected present");
+    j = ToJson(Sample());
+    j["cross_traffic"]["flows"]["started"] = "ten";
+    EXPECT_EQ(ErrorOf(j),
+              "run/summary.json: key 'cross_traffic.flows.started': expected a non-negative "
+              "integer");
+    j = ToJson(Sample());
+    j["ports"][1]["utilization"] = true;
+    EXPECT_EQ(ErrorOf(j), "run/summary.json: key 'ports[1].utilization': expected a number");
+    EXPECT_EQ(ErrorOf(json::array()), "run/summary.json: key '': expected an object");
+}
+
+TEST(RunSummary, ShippedValidationRunsRead)
+{
+    const std::filesystem::path points = FLUMEN_SOURCE_DIR "/results/validation/points";
+    size_t read = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(points))
+    {
+        const auto file = entry.path() / "summary.json";
+        if (std::filesystem::exists(file))
+        {
+            RunSummary s = ReadRunSummary(file.string());
+            EXPECT_GT(s.simulatedTimeS, 0) << file;
+            ++read;
+        }
+    }
+    std::cout << "[measure] " << read << " shipped run summaries read\n";
+    EXPECT_GT(read, 100u);
+}
