@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace flumen
 {
@@ -60,9 +61,37 @@ LoadScenarioFile(const std::string& path)
     }
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json j;
+    // The key being parsed, so that a value JSON cannot hold (a number beyond a double) is
+    // named by its key: nlohmann's out_of_range error carries no position.
+    std::vector<std::string> keys;
+    auto track = [&keys](int, json::parse_event_t event, json& parsed)
+    {
+        if (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start)
+            keys.emplace_back();
+        else if (event == json::parse_event_t::key && !keys.empty())
+            keys.back() = parsed.get<std::string>();
+        else if ((event == json::parse_event_t::object_end
+                  || event == json::parse_event_t::array_end)
+                 && !keys.empty())
+            keys.pop_back();
+        return true;
+    };
     try
     {
-        j = json::parse(text);
+        j = json::parse(text, track);
+    }
+    catch (const json::out_of_range& e)
+    {
+        std::string key;
+        for (const auto& k : keys)
+        {
+            key += k.empty() ? "" : (key.empty() ? "" : ".") + k;
+        }
+        std::string what = e.what();
+        auto pos = what.find("number overflow");
+        throw ScenarioError(fmt::format(
+            "{}: key '{}': expected a number a double can hold, got {}", path, key,
+            pos == std::string::npos ? what : what.substr(pos)));
     }
     catch (const json::parse_error& e)
     {
@@ -128,6 +157,11 @@ ApplyOverride(json& scenario, const std::string& assignment)
     catch (const json::parse_error&)
     {
         value = text; // a bare word is a string: --set job.model=vgg16
+    }
+    catch (const json::out_of_range&)
+    {
+        throw ScenarioError(fmt::format(
+            "--set: key '{}': expected a number a double can hold, got '{}'", key, text));
     }
     SetAtPath(scenario, key, value);
 }

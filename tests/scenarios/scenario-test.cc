@@ -215,3 +215,35 @@ TEST(Scenario, CalibrationFileSetsComputeUnlessTheScenarioDoes)
             << e.what();
     }
 }
+
+TEST(Scenario, NumbersBeyondADoubleAreNamedByKey)
+{
+    // nlohmann's parser throws out_of_range (not parse_error) for these: once uncaught (exit
+    // 134), now a ScenarioError naming the key.
+    json scenario = json::object();
+    try
+    {
+        ApplyOverride(scenario, "cross_traffic.load_gbps=1e309");
+        FAIL() << "1e309 accepted";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("--set: key 'cross_traffic.load_gbps'"),
+                  std::string::npos)
+            << e.what();
+    }
+    test::TempDir dir;
+    std::string file = dir.Write(
+        "huge.json", R"({"name": "x", "grid": {"cross_traffic.load_gbps": [1, -1e400]}})");
+    try
+    {
+        LoadScenarioFile(file);
+        FAIL() << "-1e400 accepted";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find(file + ": key 'grid.cross_traffic.load_gbps'"),
+                  std::string::npos)
+            << e.what();
+    }
+}
