@@ -168,6 +168,15 @@ main(int argc, char** argv)
     {
         outDir = "out/" + std::filesystem::path(file).stem().string();
     }
+    try
+    {
+        flumen::CheckOutputFolder(outDir); // before a run that may take an hour
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen: --out " << e.what() << "\n";
+        return 2;
+    }
 
     try
     {

@@ -89,9 +89,9 @@ LoadScenarioFile(const std::string& path)
         }
         std::string what = e.what();
         auto pos = what.find("number overflow");
-        throw ScenarioError(fmt::format(
-            "{}: key '{}': expected a number a double can hold, got {}", path, key,
-            pos == std::string::npos ? what : what.substr(pos)));
+        throw ScenarioError(fmt::format("{}: key '{}': expected a number a double can hold, got {}",
+                                        path, key,
+                                        pos == std::string::npos ? what : what.substr(pos)));
     }
     catch (const json::parse_error& e)
     {

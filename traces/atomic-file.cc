@@ -4,7 +4,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -52,6 +54,36 @@ ReadTextFile(const std::string& path)
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+void
+CheckOutputFolder(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p = fs::absolute(dir.empty() ? fs::path(".") : fs::path(dir), ec).lexically_normal();
+    fs::path existing = p;
+    while (!fs::exists(existing, ec) && existing.has_parent_path()
+           && existing.parent_path() != existing)
+    {
+        existing = existing.parent_path();
+    }
+    if (!fs::is_directory(existing, ec))
+    {
+        throw std::runtime_error(
+            fmt::format("{}: cannot write the output folder {}: {} is not a folder", dir,
+                        p.string(), existing.string()));
+    }
+    // A probe folder made and removed at once: permission bits alone do not tell (root
+    // ignores them; a read-only file system does not).
+    std::string probe = (existing / ".flumen-probe-XXXXXX").string();
+    if (!::mkdtemp(probe.data()))
+    {
+        throw std::runtime_error(fmt::format("{}: cannot write the output folder: {} is not "
+                                             "writable ({})",
+                                             dir, existing.string(), std::strerror(errno)));
+    }
+    ::rmdir(probe.c_str());
 }
 
 } // namespace flumen

@@ -17,6 +17,13 @@ void WriteFileAtomically(const std::string& path, const std::string& content);
  */
 std::string ProcessTag();
 
+/**
+ * Checks, before any work, that `dir` can be created (or exists) and written: an existing
+ * path must be a writable folder, otherwise its nearest existing ancestor must be (a probe
+ * folder is made there and removed). Throws std::runtime_error naming the path and why.
+ */
+void CheckOutputFolder(const std::string& dir);
+
 /** The whole content of a file ("" when it cannot be read). */
 std::string ReadTextFile(const std::string& path);
 

@@ -182,3 +182,22 @@ TEST(RunnerCli, EverySchedulerGivesTheSameIterations)
         EXPECT_EQ(csv, reference) << scheduler;
     }
 }
+
+TEST(RunnerCli, UnwritableOutputIsRefusedBeforeSimulating)
+{
+    // The quickstart would simulate for a minute: the refusal comes first, with no progress
+    // line and nothing written.
+    test::TempDir dir;
+    std::string file = dir.Write("file", "not a folder");
+    auto r = test::RunFlumen(std::string(FLUMEN_SOURCE_DIR) + "/scenarios/quickstart.json --out "
+                             + file + "/out");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find(file + " is not a folder"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("[flumen] simulated"), std::string::npos) << r.output;
+    // A number JSON cannot hold, from the command line, is bad input too (it aborted once).
+    r = test::RunFlumen(std::string(FLUMEN_SOURCE_DIR) + "/scenarios/quickstart.json --out "
+                        + dir.Path() + "/o --set cross_traffic.load_gbps=1e309");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("key 'cross_traffic.load_gbps'"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir.Path() + "/o"));
+}
