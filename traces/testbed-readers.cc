@@ -156,16 +156,28 @@ IsHeader(const Line& line, const std::vector<std::string>& names)
     return true;
 }
 
-// Non-blank lines; the first must be the header when `header` is "required", may be when
-// "optional".
+// A line of column names in whatever spelling: two or more cells, none a number. (A section
+// title of the reference file is one cell.)
+bool
+LooksLikeHeader(const Line& line)
+{
+    std::vector<std::string> cells = Cells(line.text);
+    double ignored = 0;
+    return cells.size() >= 2
+           && std::none_of(cells.begin(), cells.end(),
+                           [&](const std::string& c) { return IsNumber(c, ignored); });
+}
+
+// The data lines: blank lines (or only separators) anywhere are skipped, and a first line of
+// column names, in any spelling, is a header (the testbed's files carry one or not, and users'
+// copies name the columns their own way). Rows are then checked against `names`.
 std::vector<Line>
-DataLines(const std::string& path, const std::vector<std::string>& headerNames,
-          const std::string& header)
+DataLines(const std::string& path)
 {
     std::vector<Line> lines;
     for (auto& l : ReadLines(path))
     {
-        if (!Trim(l.text).empty())
+        if (!Cells(l.text).empty())
         {
             lines.push_back(l);
         }
@@ -174,19 +186,9 @@ DataLines(const std::string& path, const std::vector<std::string>& headerNames,
     {
         throw TraceError(fmt::format("{}: expected data lines, the file is empty", path));
     }
-    if (IsHeader(lines.front(), headerNames))
+    if (LooksLikeHeader(lines.front()))
     {
         lines.erase(lines.begin());
-    }
-    else if (header == "required")
-    {
-        std::string list;
-        for (const auto& n : headerNames)
-        {
-            list += (list.empty() ? "" : ", ") + n;
-        }
-        Fail(path, lines.front().number,
-             fmt::format("expected the header '{}', got '{}'", list, lines.front().text));
     }
     return lines;
 }
@@ -200,7 +202,7 @@ ReadIterationSummary(const std::string& path, const std::string& format)
     if (format == "index-mean-stdev-p99")
     {
         std::vector<std::string> names = { "index", "mean", "stdev", "tail99" };
-        for (const auto& l : DataLines(path, names, "required"))
+        for (const auto& l : DataLines(path))
         {
             auto v = Numbers(path, l, names);
             rows.push_back({ v[0], v[1], v[2], v[3], kUnknown, l.number });
@@ -209,7 +211,7 @@ ReadIterationSummary(const std::string& path, const std::string& format)
     else if (format == "index-mean-samples-stdev-p99")
     {
         std::vector<std::string> names = { "index", "mean", "samples", "stdev", "tail99" };
-        for (const auto& l : DataLines(path, names, "optional"))
+        for (const auto& l : DataLines(path))
         {
             auto v = Numbers(path, l, names);
             rows.push_back({ v[0], v[1], v[3], v[4], v[2], l.number });
@@ -245,7 +247,7 @@ ReadCrossTraffic(const std::string& path, const std::string& format, const std::
     if (format == "index-mean-stdev")
     {
         std::vector<std::string> names = { "index", "mean", "stdev" };
-        for (const auto& l : DataLines(path, names, "required"))
+        for (const auto& l : DataLines(path))
         {
             auto v = Numbers(path, l, names);
             CrossTrafficRow r;
@@ -259,7 +261,7 @@ ReadCrossTraffic(const std::string& path, const std::string& format, const std::
     else if (format == "index-gbps-runtime-stdev")
     {
         std::vector<std::string> names = { "index", "measured_gbps", "run_time_s", "stdev" };
-        for (const auto& l : DataLines(path, names, "optional"))
+        for (const auto& l : DataLines(path))
         {
             auto v = Numbers(path, l, names);
             CrossTrafficRow r;
@@ -276,7 +278,7 @@ ReadCrossTraffic(const std::string& path, const std::string& format, const std::
         std::vector<std::string> names
             = { "index", "mean", "mean_truncated", "num_samples", "run_time", "stdev" };
         std::string section;
-        for (const auto& l : DataLines(path, names, "required"))
+        for (const auto& l : DataLines(path))
         {
             double first = 0;
             std::vector<std::string> cells = Cells(l.text);
@@ -318,7 +320,7 @@ ReadIterationCdf(const std::string& path)
 {
     std::vector<CdfPoint> points;
     std::vector<std::string> names = { "iteration_time_s", "cumulative_fraction" };
-    for (const auto& l : DataLines(path, names, "optional"))
+    for (const auto& l : DataLines(path))
     {
         auto v = Numbers(path, l, names);
         if (v[1] < 0 || v[1] > 1

@@ -63,20 +63,21 @@ struct IterationSample
 };
 
 /**
- * Iteration summaries. `format`:
- *  - "index-mean-stdev-p99": header `index, mean, stdev, tail99` (any case), comma separated
+ * Iteration summaries (an optional first line of column names in any spelling, blank lines
+ * skipped). `format`:
+ *  - "index-mean-stdev-p99": `index, mean, stdev, tail99`, comma separated
  *    (iperf_data_iter_<m>.txt, consistRDMA_data_iter_<m>.txt);
- *  - "index-mean-samples-stdev-p99": `index, mean, samples, stdev, tail99`, with or without a
- *    header, comma and/or tab separated (consist_data_TCP_iter_<m>.csv and its _extended_ variant).
+ *  - "index-mean-samples-stdev-p99": `index, mean, samples, stdev, tail99`, comma and/or tab
+ *    separated (consist_data_TCP_iter_<m>.csv and its _extended_ variant).
  */
 std::vector<IterationSummaryRow> ReadIterationSummary(const std::string& path,
                                                       const std::string& format);
 
 /**
- * Measured cross traffic. `format`:
- *  - "index-mean-stdev": header `index, mean, stdev`; `unit` "Mbps" (iperf) or "Gbps";
- *  - "index-gbps-runtime-stdev": no header, `index, measured_gbps, run_time_s, stdev`;
- *  - "reference": header `index, mean, mean_truncated, num_samples, run_time, stdev` with
+ * Measured cross traffic (an optional header line, blank lines skipped). `format`:
+ *  - "index-mean-stdev": `index, mean, stdev`; `unit` "Mbps" (iperf) or "Gbps";
+ *  - "index-gbps-runtime-stdev": `index, measured_gbps, run_time_s, stdev`;
+ *  - "reference": `index, mean, mean_truncated, num_samples, run_time, stdev` with
  *    section-title lines (websearch-tcp-configB/consist_data_TCP_reference.csv).
  */
 std::vector<CrossTrafficRow> ReadCrossTraffic(const std::string& path, const std::string& format,
