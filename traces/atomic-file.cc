@@ -15,10 +15,14 @@
 namespace flumen
 {
 
-void
-WriteFileAtomically(const std::string& path, const std::string& content)
+namespace
 {
-    std::string tmp = fmt::format("{}.tmp.{}", path, ProcessTag());
+
+// Writes `content` to `tmp` and flushes it to disk; on failure removes it and throws naming
+// `path` (the file it stands for).
+void
+WriteTemporary(const std::string& tmp, const std::string& path, const std::string& content)
+{
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f)
     {
@@ -27,12 +31,80 @@ WriteFileAtomically(const std::string& path, const std::string& content)
     bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size();
     ok = (std::fflush(f) == 0) && ok;
     ok = (::fsync(::fileno(f)) == 0) && ok;
+    int err = errno;
     ok = (std::fclose(f) == 0) && ok;
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0)
+    if (!ok)
+    {
+        err = err ? err : errno;
+        std::remove(tmp.c_str());
+        throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(err)));
+    }
+}
+
+} // namespace
+
+void
+WriteFileAtomically(const std::string& path, const std::string& content)
+{
+    std::string tmp = fmt::format("{}.tmp.{}", path, ProcessTag());
+    WriteTemporary(tmp, path, content);
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
     {
         int err = errno;
         std::remove(tmp.c_str());
         throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(err)));
+    }
+}
+
+void
+WriteFileSetAtomically(const std::string& dir,
+                       const std::vector<std::pair<std::string, std::string>>& files)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const bool created = !fs::exists(dir, ec);
+    fs::create_directories(dir, ec);
+    if (ec)
+    {
+        throw std::runtime_error(
+            fmt::format("{}: cannot create the output folder: {}", dir, ec.message()));
+    }
+    std::vector<std::string> temporaries;
+    try
+    {
+        for (const auto& [name, content] : files)
+        {
+            const std::string path = dir + "/" + name;
+            temporaries.push_back(fmt::format("{}.tmp.{}", path, ProcessTag()));
+            WriteTemporary(temporaries.back(), path, content);
+        }
+        const std::string marker = dir + "/" + files.back().first;
+        if (std::remove(marker.c_str()) != 0 && errno != ENOENT)
+        {
+            throw std::runtime_error(
+                fmt::format("{}: cannot replace: {}", marker, std::strerror(errno)));
+        }
+        for (size_t i = 0; i < files.size(); ++i)
+        {
+            const std::string path = dir + "/" + files[i].first;
+            if (std::rename(temporaries[i].c_str(), path.c_str()) != 0)
+            {
+                throw std::runtime_error(
+                    fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+            }
+        }
+    }
+    catch (...)
+    {
+        for (const auto& tmp : temporaries)
+        {
+            std::remove(tmp.c_str());
+        }
+        if (created)
+        {
+            fs::remove(dir, ec); // only if still empty: nothing of this attempt stays
+        }
+        throw;
     }
 }
 

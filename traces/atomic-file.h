@@ -4,12 +4,26 @@
 #define FLUMEN_ATOMIC_FILE_H
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace flumen
 {
 
 /** Writes `content` to `path` atomically; throws std::runtime_error naming the path. */
 void WriteFileAtomically(const std::string& path, const std::string& content);
+
+/**
+ * Writes a set of files into `dir` as one: every file is first written in full beside its
+ * target (a temporary name, flushed to disk); only then are they renamed into place, the last
+ * one last. The last file marks a complete set: it is removed before the others are replaced
+ * and renamed in after them, so a reader that finds it finds the whole new set, and a failure
+ * (full disk, kill) leaves either the old set or no marker, never a mixed one. A `dir` that
+ * did not exist is created, and removed again if writing fails. Throws std::runtime_error
+ * naming the path; the temporary files are removed.
+ */
+void WriteFileSetAtomically(const std::string& dir,
+                            const std::vector<std::pair<std::string, std::string>>& files);
 
 /**
  * A name for this process that is unique across the hosts sharing a file system

@@ -131,19 +131,12 @@ WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
                 const nlohmann::json& summary,
                 const std::vector<std::pair<std::string, std::string>>& extraFiles)
 {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec)
-    {
-        throw std::runtime_error(
-            fmt::format("{}: cannot create the output folder: {}", dir, ec.message()));
-    }
-    WriteFileAtomically(dir + "/iterations.csv", FormatIterationsCsv(rows));
-    for (const auto& [name, content] : extraFiles)
-    {
-        WriteFileAtomically(dir + "/" + name, content);
-    }
-    WriteFileAtomically(dir + "/summary.json", summary.dump(2) + "\n");
+    // summary.json last: it marks a complete run (what sweep and validate look for).
+    std::vector<std::pair<std::string, std::string>> files;
+    files.emplace_back("iterations.csv", FormatIterationsCsv(rows));
+    files.insert(files.end(), extraFiles.begin(), extraFiles.end());
+    files.emplace_back("summary.json", summary.dump(2) + "\n");
+    WriteFileSetAtomically(dir, files);
 }
 
 } // namespace flumen

@@ -36,7 +36,6 @@ std::string FormatIterationsCsv(const std::vector<IterationRow>& rows);
 /** Parses what FormatIterationsCsv wrote; errors name `source` and the line. */
 std::vector<IterationRow> ParseIterationsCsv(const std::string& text, const std::string& source);
 
-/** Creates `dir` if needed and writes iterations.csv and summary.json atomically. */
 /** One cross-traffic flow (flows.csv). */
 struct FlowRow
 {
@@ -69,8 +68,9 @@ std::string FormatFlowsCsv(const std::vector<FlowRow>& rows);
 std::string FormatLinkCsv(const std::vector<LinkRow>& rows);
 
 /**
- * Creates `dir` if needed and writes iterations.csv, each extra file (name, content), then
- * summary.json last, every one atomically.
+ * Writes iterations.csv, each extra file (name, content) and summary.json into `dir` as one
+ * set (WriteFileSetAtomically): a failure leaves the folder as it was, a folder it created
+ * removed again.
  */
 void WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
                      const nlohmann::json& summary,
