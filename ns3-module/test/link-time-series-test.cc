@@ -2,6 +2,8 @@
 // times go on the wire at times that follow from the link rate (8 Mb/s: one byte per us), so
 // the bin of each frame, the queue's integral and maximum per bin, and the bins of drops and
 // marks are known by hand. Job traffic is recognised by its transport ports.
+#include "test-port.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/link-time-series.h"
@@ -16,27 +18,10 @@ using namespace ns3;
 namespace
 {
 
-/** Two nodes, an 8 Mb/s link, `tch`'s root queue disc on node 0's device. */
-struct Port
+/** The shared 8 Mb/s test port, and how this test puts packets into it. */
+struct Port : test::TestPort
 {
-    NodeContainer nodes;
-    NetDeviceContainer devices;
-    Ptr<QueueDisc> disc;
-
-    explicit Port(TrafficControlHelper tch)
-    {
-        nodes.Create(2);
-        PointToPointHelper p2p;
-        p2p.SetDeviceAttribute("DataRate", StringValue("8Mbps"));
-        p2p.SetChannelAttribute("Delay", StringValue("10us"));
-        // A one-packet device queue: the queue disc holds everything but the packet on the
-        // wire and the next one.
-        p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-        devices = p2p.Install(nodes);
-        InternetStackHelper().Install(nodes);
-        disc = tch.Install(devices.Get(0)).Get(0);
-        Ipv4AddressHelper("10.1.1.0", "255.255.255.0").Assign(devices);
-    }
+    using TestPort::TestPort;
 
     /**
      * Puts a packet of `ipBytes` (IPv4 size; on the wire 2 more) into the queue disc: UDP, or

@@ -1,6 +1,8 @@
 // QueueMonitor on one point-to-point port: a burst of packets put into the port's queue disc
 // at once drains at line rate, so the queue's levels, the link's busy time, drops and marks
 // follow by hand from the link rate and the packet sizes.
+#include "test-port.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
@@ -20,27 +22,10 @@ namespace
 constexpr uint32_t kIpBytes = 1000;
 constexpr uint32_t kWireBytes = kIpBytes + 2;
 
-/** Two nodes, an 8 Mb/s link, `disc` as the root queue disc of node 0's device. */
-struct Port
+/** The shared 8 Mb/s test port, and how this test puts packets into it. */
+struct Port : test::TestPort
 {
-    NodeContainer nodes;
-    NetDeviceContainer devices;
-    Ptr<QueueDisc> disc;
-
-    explicit Port(TrafficControlHelper tch)
-    {
-        nodes.Create(2);
-        PointToPointHelper p2p;
-        p2p.SetDeviceAttribute("DataRate", StringValue("8Mbps"));
-        p2p.SetChannelAttribute("Delay", StringValue("10us"));
-        // A one-packet device queue: the queue disc holds everything but the packet on the
-        // wire and the next one.
-        p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-        devices = p2p.Install(nodes);
-        InternetStackHelper().Install(nodes);
-        disc = tch.Install(devices.Get(0)).Get(0);
-        Ipv4AddressHelper("10.1.1.0", "255.255.255.0").Assign(devices);
-    }
+    using TestPort::TestPort;
 
     /** Puts `n` UDP packets of 1000 IP bytes into the queue disc at once, then runs it. */
     void Burst(uint32_t n, Ipv4Header::EcnType ecn = Ipv4Header::ECN_NotECT)
