@@ -229,4 +229,13 @@ StableHash(const std::string& text)
     return fmt::format("{:016x}", h);
 }
 
+std::string
+SweepId(const Sweep& sweep)
+{
+    std::string ids;
+    for (const auto& p : sweep.points)
+        ids += p.id + "\n";
+    return StableHash(ids);
+}
+
 } // namespace flumen

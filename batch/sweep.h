@@ -42,6 +42,9 @@ Sweep LoadSweep(const std::string& path);
 /** A stable 16-hex-digit name for a text (a point's identity across runs). */
 std::string StableHash(const std::string& text);
 
+/** The identity of the sweep's point list: a SLURM task refuses to run for another one. */
+std::string SweepId(const Sweep& sweep);
+
 /** The columns of results.csv for these grid keys. */
 std::vector<std::string> ResultColumns(const std::vector<std::string>& keys);
 /** One row of results.csv from a finished point's summary.json (or its failure). */
