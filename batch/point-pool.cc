@@ -1,25 +1,20 @@
 #include "point-pool.h"
 
 #include "atomic-file.h"
+#include "child-process.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <fcntl.h>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
-#include <spawn.h>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace flumen
 {
@@ -166,23 +161,9 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
             std::vector<std::string> args
                 = { runBinary.string(), scen, "--out", tmp.string(), "--quiet" };
             args.insert(args.end(), options.extraArgs.begin(), options.extraArgs.end());
-            std::vector<char*> cargs;
-            for (auto& a : args)
-                cargs.push_back(a.data());
-            cargs.push_back(nullptr);
-            posix_spawn_file_actions_t fa;
-            posix_spawn_file_actions_init(&fa);
-            posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                             0644);
-            posix_spawn_file_actions_adddup2(&fa, 1, 2);
-            pid_t pid = 0;
-            int rc = posix_spawn(&pid, runBinary.c_str(), &fa, nullptr, cargs.data(), environ);
-            posix_spawn_file_actions_destroy(&fa);
-            if (rc != 0)
-            {
-                throw std::runtime_error("cannot start " + runBinary.string());
-            }
-            running[pid] = { i, tmp };
+            SpawnOptions spawn;
+            spawn.outputFile = log;
+            running[StartProgram(args, spawn)] = { i, tmp };
         }
         if (report) // after the refill, so that "running" counts what runs now
         {
@@ -198,17 +179,13 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
                                      result.skipped, result.failed, running.size(),
                                      FormatDuration(elapsed), FormatDuration(eta));
         }
-        int status = 0;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0)
+        // A signal we handle (SIGTERM of a SLURM task) does not end the wait: the child tells.
+        std::optional<EndedChild> ended = WaitForAnyChild();
+        if (!ended)
         {
-            if (errno == EINTR)
-            {
-                continue; // a signal we handle (SIGTERM of a SLURM task): the child tells
-            }
             break;
         }
-        auto it = running.find(pid);
+        auto it = running.find(ended->pid);
         if (it == running.end())
         {
             continue;
@@ -216,8 +193,7 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
         Running r = it->second;
         running.erase(it);
         const auto& p = points[r.index];
-        bool ok
-            = WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(r.tmp / "summary.json");
+        bool ok = ended->exit.Succeeded() && fs::exists(r.tmp / "summary.json");
         const fs::path scen = dir / (p.id + ".scenario.json");
         if (ok)
         {
@@ -241,12 +217,9 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
         }
         else
         {
-            std::string why = WIFEXITED(status)
-                                  ? fmt::format("exit code {}", WEXITSTATUS(status))
-                                  : fmt::format("killed by signal {}", WTERMSIG(status));
             json record = { { "point", p.id },
                             { "about", p.about },
-                            { "error", why },
+                            { "error", ended->exit.Describe() },
                             { "log", Tail(ReadTextFile(r.tmp / "log.txt"), 5) } };
             WriteFileAtomically((dir / (p.id + ".failed.json")).string(), record.dump(2) + "\n");
             fs::remove_all(r.tmp, ec);

@@ -1,6 +1,6 @@
 #include "slurm-backend.h"
 
-#include "program-output.h"
+#include "child-process.h"
 #include "sweep.h"
 
 #include <fmt/format.h>

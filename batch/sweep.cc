@@ -187,7 +187,7 @@ ResultColumns(const std::vector<std::string>& keys)
 }
 
 std::vector<std::string>
-ResultRow(const SweepPoint& point, const std::vector<std::string>& keys, const json* summary,
+ResultRow(const SweepPoint& point, const std::vector<std::string>& keys, const RunSummary* summary,
           const std::string& status, const std::string& error)
 {
     std::vector<std::string> r = { point.id, status, std::to_string(point.seed) };
@@ -197,13 +197,13 @@ ResultRow(const SweepPoint& point, const std::vector<std::string>& keys, const j
     }
     if (summary)
     {
-        const json& s = *summary;
-        const json& it = s["iteration_time_s"];
+        const RunSummary& s = *summary;
+        const SummaryStatistics& it = s.iterationTimeS;
         for (const json& v :
-             { s["iterations"], it["mean"], it["stdev"], it["p50"], it["p99"],
-               s["cross_traffic"]["offered_gbps"], s["cross_traffic"]["achieved_gbps"],
-               s["dl_goodput_gbps"], s["bottleneck"]["utilization"], s["bottleneck"]["drops"],
-               s["bottleneck"]["ecn_marks"], s["simulated_time_s"], s["wall_time_s"] })
+             { json(s.iterations), json(it.mean), json(it.stdev), json(it.p50), json(it.p99),
+               json(s.crossTraffic.offeredGbps), json(s.crossTraffic.achievedGbps),
+               json(s.dlGoodputGbps), json(s.bottleneck.utilization), json(s.bottleneck.drops),
+               json(s.bottleneck.ecnMarks), json(s.simulatedTimeS), json(s.wallTimeS) })
         {
             r.push_back(Cell(v));
         }
@@ -227,6 +227,15 @@ StableHash(const std::string& text)
         h *= 1099511628211ULL;
     }
     return fmt::format("{:016x}", h);
+}
+
+std::string
+SweepId(const Sweep& sweep)
+{
+    std::string ids;
+    for (const auto& p : sweep.points)
+        ids += p.id + "\n";
+    return StableHash(ids);
 }
 
 } // namespace flumen

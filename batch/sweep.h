@@ -5,6 +5,7 @@
 #define FLUMEN_SWEEP_H
 
 #include "csv-format.h"
+#include "run-summary.h"
 #include "scenario.h"
 
 #include <nlohmann/json.hpp>
@@ -42,11 +43,14 @@ Sweep LoadSweep(const std::string& path);
 /** A stable 16-hex-digit name for a text (a point's identity across runs). */
 std::string StableHash(const std::string& text);
 
+/** The identity of the sweep's point list: a SLURM task refuses to run for another one. */
+std::string SweepId(const Sweep& sweep);
+
 /** The columns of results.csv for these grid keys. */
 std::vector<std::string> ResultColumns(const std::vector<std::string>& keys);
-/** One row of results.csv from a finished point's summary.json (or its failure). */
+/** One row of results.csv from a finished point's summary (or its failure: nullptr). */
 std::vector<std::string> ResultRow(const SweepPoint& point, const std::vector<std::string>& keys,
-                                   const nlohmann::json* summary, const std::string& status,
+                                   const RunSummary* summary, const std::string& status,
                                    const std::string& error);
 
 } // namespace flumen

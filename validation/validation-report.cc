@@ -2,17 +2,16 @@
 
 #include "atomic-file.h"
 #include "csv-format.h"
+#include "series-summary.h"
 #include "summary-statistics.h"
+#include "validation-plots.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <set>
-#include <unistd.h>
+#include <tuple>
 
 namespace flumen
 {
@@ -22,451 +21,10 @@ namespace fs = std::filesystem;
 namespace
 {
 
-// Targets of the validation (see the README): median absolute errors in percent.
-constexpr double kMeanTarget = 10;
-constexpr double kCongestedTarget = 15;
-constexpr double kP99Target = 25;
-constexpr double kCongestionPointTargetGbps = 1;
-constexpr double kAchievedTarget = 5;
-
+// points.csv: one row per testbed point (and simulated-only idle reference).
 std::string
-Num(double v, int digits = 6)
+PointsCsv(const std::vector<ValidatedPoint>& points)
 {
-    if (std::isnan(v))
-    {
-        return "";
-    }
-    if (std::isinf(v))
-    {
-        return v > 0 ? "inf" : "-inf";
-    }
-    return fmt::format("{:.{}f}", v, digits);
-}
-
-/** The summary of one series and model. */
-struct SeriesSummary
-{
-    std::string series;
-    std::string model;
-    std::string transport;
-    std::string configuration;
-    std::string traffic;
-    size_t validationPoints = 0; //!< testbed points with cross traffic, simulated
-    size_t congestedPoints = 0;
-    size_t missing = 0; //!< testbed points not (fully) simulated
-    //! Validation points whose runs hit the simulated-time budget: only a lower bound on the
-    //! simulated mean, so left out of the medians; "over": that bound exceeds the testbed.
-    size_t censored = 0;
-    size_t censoredOver = 0;
-    double medianMean = kUnknown;
-    double meanMean = kUnknown;
-    double medianCongested = kUnknown;
-    double medianP99 = kUnknown;
-    double meanP99 = kUnknown;
-    double medianExposed = kUnknown;
-    double medianHidden = kUnknown;
-    double medianAchieved = kUnknown;
-    CongestionPoint testbedKnee;
-    CongestionPoint simKnee;
-    ExpFit testbedFit;
-    ExpFit simFit;
-    double idleMeasuredS = kUnknown;
-    double idleSimulatedS = kUnknown;
-
-    bool MeanOk() const { return medianMean <= kMeanTarget; }
-    bool CongestedOk() const { return congestedPoints == 0 || medianCongested <= kCongestedTarget; }
-    bool BeatsBaselines() const { return medianMean < std::min(medianExposed, medianHidden); }
-    bool P99Ok() const { return medianP99 <= kP99Target; }
-    bool KneeOk() const
-    {
-        return testbedKnee.found && simKnee.found
-               && std::abs(testbedKnee.x - simKnee.x) <= kCongestionPointTargetGbps;
-    }
-    bool AchievedOk() const { return medianAchieved <= kAchievedTarget; }
-
-    // A series with nothing simulated (not run yet, or failed) and nothing censored is not
-    // judged against the targets, rather than missing every one of them.
-    bool Judged() const { return validationPoints > 0 || censored > 0; }
-
-    // The headline's verdict on the targets.
-    std::string Verdict() const
-    {
-        if (!Judged())
-        {
-            return "none judged: no simulated points";
-        }
-        std::string missed;
-        auto check = [&missed](bool ok, const char* target)
-        {
-            if (!ok)
-            {
-                missed += (missed.empty() ? "" : ", ") + std::string(target);
-            }
-        };
-        check(MeanOk(), "mean");
-        check(CongestedOk(), "congested");
-        check(BeatsBaselines(), "baselines");
-        check(P99Ok(), "p99");
-        check(KneeOk(), "congestion point");
-        check(AchievedOk(), "achieved rate");
-        std::string verdict = missed.empty() ? "all" : "missed: " + missed;
-        return censored ? verdict + " (censored points not counted)" : verdict;
-    }
-};
-
-std::vector<SeriesSummary>
-Summarise(const std::vector<ValidatedPoint>& points)
-{
-    std::vector<std::pair<std::string, std::string>> order;
-    std::map<std::pair<std::string, std::string>, std::vector<const ValidatedPoint*>> groups;
-    for (const auto& p : points)
-    {
-        auto key = std::make_pair(p.series, p.model);
-        if (!groups.count(key))
-        {
-            order.push_back(key);
-        }
-        groups[key].push_back(&p);
-    }
-    std::vector<SeriesSummary> out;
-    for (const auto& key : order)
-    {
-        const auto& ps = groups[key];
-        SeriesSummary s;
-        s.series = key.first;
-        s.model = key.second;
-        s.transport = ps.front()->transport;
-        s.configuration = ps.front()->configuration;
-        s.traffic = ps.front()->traffic;
-        std::vector<double> eMean;
-        std::vector<double> eCongested;
-        std::vector<double> eP99;
-        std::vector<double> eExposed;
-        std::vector<double> eHidden;
-        std::vector<double> eAchieved;
-        std::vector<CurvePoint> testbedCurve;
-        std::vector<CurvePoint> simCurve;
-        for (const auto* p : ps)
-        {
-            bool simulated = p->status == "done" || p->status == "partial";
-            if (p->idle && p->testbed)
-            {
-                s.idleMeasuredS = p->testbedMeanS;
-            }
-            if (p->idle && simulated)
-            {
-                s.idleSimulatedS = p->simMeanS;
-            }
-            // Points without a measured rate (the TCP series' extended runs) have no x.
-            if (p->testbed && (p->idle || std::isfinite(p->measuredGbps)))
-            {
-                testbedCurve.push_back({ p->idle ? 0.0 : p->measuredGbps, p->testbedMeanS });
-            }
-            if (simulated)
-            {
-                simCurve.push_back({ p->idle ? 0.0 : p->simAchievedGbps, p->simMeanS });
-            }
-            if (!p->testbed || p->idle || p->calibration)
-            {
-                continue;
-            }
-            if (p->status == "censored")
-            {
-                ++s.censored;
-                s.censoredOver += p->simMeanLowerBoundS > p->testbedMeanS ? 1 : 0;
-                continue;
-            }
-            if (!simulated)
-            {
-                ++s.missing;
-                continue;
-            }
-            ++s.validationPoints;
-            double e = PercentError(p->simMeanS, p->testbedMeanS);
-            eMean.push_back(e);
-            if (p->congested)
-            {
-                ++s.congestedPoints;
-                eCongested.push_back(e);
-            }
-            eP99.push_back(PercentError(p->simP99S, p->testbedP99S));
-            eExposed.push_back(PercentError(p->exposedS, p->testbedMeanS));
-            eHidden.push_back(PercentError(p->hiddenS, p->testbedMeanS));
-            if (p->measuredGbps > 0)
-            {
-                eAchieved.push_back(PercentError(p->simAchievedGbps, p->measuredGbps));
-            }
-        }
-        s.medianMean = MedianAbs(eMean);
-        s.meanMean = MeanAbs(eMean);
-        s.medianCongested = MedianAbs(eCongested);
-        s.medianP99 = MedianAbs(eP99);
-        s.meanP99 = MeanAbs(eP99);
-        s.medianExposed = MedianAbs(eExposed);
-        s.medianHidden = MedianAbs(eHidden);
-        s.medianAchieved = MedianAbs(eAchieved);
-        s.testbedKnee = FindCongestionPoint(testbedCurve);
-        s.simKnee = FindCongestionPoint(simCurve);
-        s.testbedFit = FitExpCurve(testbedCurve);
-        s.simFit = FitExpCurve(simCurve);
-        out.push_back(s);
-    }
-    return out;
-}
-
-std::string
-Knee(const CongestionPoint& c)
-{
-    return c.found ? fmt::format("({:.2f}, {:.3f})", c.x, c.t) : "none";
-}
-
-// "12" or "3 warm-up": how many iterations a censored point's indicative mean is over.
-std::string
-CompletedIterations(const ValidatedPoint& p)
-{
-    if (p.censoredCompletedIterations == 0)
-    {
-        return "";
-    }
-    return fmt::format("{}{}", p.censoredCompletedIterations,
-                       p.censoredCompletedWarmup ? " warm-up" : "");
-}
-
-std::string
-FitText(const ExpFit& f)
-{
-    return f.ok
-               ? fmt::format("{:.4g} | {:.4g} | {:.4g} | {:.3g} | {:.3f}", f.a, f.b, f.c, f.n, f.r2)
-               : "no fit | | | |";
-}
-
-// Appends one model's gnuplot data block: its rows sorted by load. gnuplot needs at least one
-// row per block; a NaN row keeps the block indices aligned with the models.
-void
-AppendPlotBlock(std::string& data, const std::string& model,
-                std::vector<std::pair<double, std::string>> rows, const char* emptyRow)
-{
-    std::sort(rows.begin(), rows.end());
-    data += "# " + model + "\n";
-    for (const auto& r : rows)
-    {
-        data += r.second;
-    }
-    data += rows.empty() ? std::string(emptyRow) + "\n\n\n" : "\n\n";
-}
-
-// Writes the plots with gnuplot into dir/plots; returns the PNG names, or why there are none.
-std::vector<std::string>
-WritePlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
-           const std::vector<ValidatedCdf>& cdfs, std::string& problem)
-{
-    std::vector<std::string> pngs;
-    fs::path tmp = dir / fmt::format("plots.tmp.{}", getpid());
-    std::error_code ec;
-    fs::remove_all(tmp, ec);
-    fs::create_directories(tmp, ec);
-    std::string script
-        = "set terminal pngcairo size 1000,650 font ',11'\n"
-          "set grid\nset key top left\nset logscale y\n"
-          "set xlabel 'cross traffic (Gbps): testbed measured, simulation achieved'\n"
-          "set ylabel 'iteration time (s), bars up to p99'\n";
-    std::vector<std::string> seriesNames;
-    for (const auto& p : points)
-    {
-        if (std::find(seriesNames.begin(), seriesNames.end(), p.series) == seriesNames.end())
-        {
-            seriesNames.push_back(p.series);
-        }
-    }
-    for (const auto& series : seriesNames)
-    {
-        std::vector<std::string> models;
-        for (const auto& p : points)
-        {
-            if (p.series == series
-                && std::find(models.begin(), models.end(), p.model) == models.end())
-            {
-                models.push_back(p.model);
-            }
-        }
-        std::string testbedData;
-        std::string simData;
-        std::string censoredData; // lower bounds of censored points
-        std::vector<bool> hasCensored;
-        for (const auto& m : models)
-        {
-            std::vector<std::pair<double, std::string>> tb;
-            std::vector<std::pair<double, std::string>> sim;
-            std::vector<std::pair<double, std::string>> censored;
-            for (const auto& p : points)
-            {
-                if (p.series != series || p.model != m)
-                {
-                    continue;
-                }
-                if (p.testbed && (p.idle || std::isfinite(p.measuredGbps)))
-                {
-                    double x = p.idle ? 0.0 : p.measuredGbps;
-                    tb.push_back({ x, fmt::format("{} {} {}\n", x, p.testbedMeanS,
-                                                  std::max(p.testbedMeanS, p.testbedP99S)) });
-                }
-                if (p.status == "done" || p.status == "partial")
-                {
-                    double x = p.idle ? 0.0 : p.simAchievedGbps;
-                    sim.push_back({ x, fmt::format("{} {} {}\n", x, p.simMeanS,
-                                                   std::max(p.simMeanS, p.simP99S)) });
-                }
-                if (p.status == "censored" && std::isfinite(p.simMeanLowerBoundS)
-                    && (p.idle || std::isfinite(p.simAchievedGbps)))
-                {
-                    double x = p.idle ? 0.0 : p.simAchievedGbps;
-                    censored.push_back({ x, fmt::format("{} {}\n", x, p.simMeanLowerBoundS) });
-                }
-            }
-            AppendPlotBlock(testbedData, m, tb, "NaN NaN NaN");
-            AppendPlotBlock(simData, m, sim, "NaN NaN NaN");
-            AppendPlotBlock(censoredData, m, censored, "NaN NaN");
-            hasCensored.push_back(!censored.empty());
-        }
-        std::string base = FileSafeName(series);
-        WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), testbedData);
-        WriteFileAtomically((tmp / (base + ".simulated.dat")).string(), simData);
-        WriteFileAtomically((tmp / (base + ".censored.dat")).string(), censoredData);
-        script += fmt::format("set output '{}.png'\nset title '{}: testbed (filled, solid) "
-                              "and simulation (open, dashed)' noenhanced\nplot ",
-                              base, series);
-        for (size_t k = 0; k < models.size(); ++k)
-        {
-            script += fmt::format(
-                "{}'{tb}' index {k} using 1:2:2:3 with yerrorbars lc {c} pt 7 title '{m} testbed' "
-                "noenhanced, '{tb}' index {k} using 1:2 with lines lc {c} notitle, "
-                "'{sim}' index {k} using 1:2:2:3 with yerrorbars lc {c} pt 6 title '{m} "
-                "simulated' noenhanced, '{sim}' index {k} using 1:2 with lines lc {c} dt 2 "
-                "notitle",
-                k ? ", " : "", fmt::arg("tb", base + ".testbed.dat"),
-                fmt::arg("sim", base + ".simulated.dat"), fmt::arg("k", k), fmt::arg("c", k + 1),
-                fmt::arg("m", models[k]));
-            if (hasCensored[k])
-            {
-                // Open triangles pointing up: the simulated mean is at least there.
-                script += fmt::format(", '{}' index {} using 1:2 with points lc {} pt 8 ps 1.5 "
-                                      "title '{} simulated, censored (at least)' noenhanced",
-                                      base + ".censored.dat", k, k + 1, models[k]);
-            }
-        }
-        script += "\n";
-        pngs.push_back(base + ".png");
-    }
-    script += "unset logscale y\nset key bottom right\nset xlabel 'iteration time (s)'\n"
-              "set ylabel 'cumulative fraction'\n";
-    for (const auto& c : cdfs)
-    {
-        if (c.simulated.empty())
-        {
-            continue;
-        }
-        std::string base
-            = FileSafeName(fmt::format("cdf-{}-{}G-{}", c.model, c.requestedGbps, c.transport));
-        std::string measured;
-        for (const auto& p : c.measured)
-        {
-            measured += fmt::format("{} {}\n", p.seconds, p.fraction);
-        }
-        std::vector<double> s = c.simulated;
-        std::sort(s.begin(), s.end());
-        std::string simulated;
-        for (size_t i = 0; i < s.size(); ++i)
-        {
-            simulated += fmt::format("{} {}\n", s[i], double(i + 1) / s.size());
-        }
-        WriteFileAtomically((tmp / (base + ".testbed.dat")).string(), measured);
-        WriteFileAtomically((tmp / (base + ".simulated.dat")).string(), simulated);
-        script += fmt::format("set output '{0}.png'\nset title '{1} at {2} Gbps web-search, "
-                              "{3}: KS distance {4}' noenhanced\n"
-                              "plot '{0}.testbed.dat' using 1:2 with steps lw 2 title "
-                              "'testbed', '{0}.simulated.dat' using 1:2 with steps lw 2 dt 2 "
-                              "title 'simulated ({5} iterations)'\n",
-                              base, c.model, c.requestedGbps, c.transport, Num(c.ks, 3), s.size());
-        pngs.push_back(base + ".png");
-    }
-    WriteFileAtomically((tmp / "plots.gp").string(), script);
-    // Paths in the script are relative to it, so `gnuplot plots.gp` in DIR/plots redraws.
-    std::string cmd = fmt::format("cd '{}' && gnuplot plots.gp > gnuplot.log 2>&1", tmp.string());
-    int rc = std::system(cmd.c_str());
-    if (rc != 0)
-    {
-        problem = fmt::format("gnuplot failed or is missing (exit {}); see {}/gnuplot.log; the "
-                              "plot data and script are in plots/",
-                              rc, (dir / "plots").string());
-        pngs.clear();
-    }
-    fs::remove_all(dir / "plots", ec);
-    fs::rename(tmp, dir / "plots", ec);
-    if (ec)
-    {
-        problem = "cannot move the plots into place: " + ec.message();
-        pngs.clear();
-    }
-    return pngs;
-}
-
-} // namespace
-
-std::string
-FileSafeName(const std::string& s)
-{
-    std::string o;
-    for (char c : s)
-    {
-        o += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
-    }
-    return o;
-}
-
-double
-PercentError(double simulated, double measured)
-{
-    if (std::isnan(simulated) || std::isnan(measured) || measured == 0)
-    {
-        return kUnknown;
-    }
-    return 100.0 * (simulated - measured) / measured;
-}
-
-std::vector<std::string>
-HeadlineLines(const std::vector<ValidatedPoint>& points)
-{
-    std::vector<std::string> lines;
-    for (const auto& s : Summarise(points))
-    {
-        if (!s.Judged())
-        {
-            // Blank percentages would read as a result; say there is none.
-            lines.push_back(fmt::format("{:<24} {:<12}  no point simulated yet: not judged",
-                                        s.series, s.model));
-            continue;
-        }
-        lines.push_back(fmt::format(
-            "{:<24} {:<12} {:>2} points{}: median |error| of the mean {:>6}% (congested {} "
-            "points: {}%), p99 {}%; baselines exposed {}%, hidden {}%; congestion point testbed {} "
-            "simulated {}",
-            s.series, s.model, s.validationPoints,
-            s.censored
-                ? fmt::format(" (+{} censored, {} above the testbed)", s.censored, s.censoredOver)
-                : "",
-            Num(s.medianMean, 1), s.congestedPoints, Num(s.medianCongested, 1), Num(s.medianP99, 1),
-            Num(s.medianExposed, 1), Num(s.medianHidden, 1), Knee(s.testbedKnee), Knee(s.simKnee)));
-    }
-    return lines;
-}
-
-void
-WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoint>& points,
-                      const std::vector<ValidatedCdf>& cdfs, const ValidationMeta& meta)
-{
-    const fs::path dir(dirName);
-    fs::create_directories(dir);
-
     const std::vector<std::string> pointsHeader{ "series",
                                                  "model",
                                                  "transport",
@@ -510,27 +68,28 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
               p.configuration,
               p.traffic,
               std::isnan(p.index) ? std::string() : fmt::format("{:g}", p.index),
-              Num(p.requestedGbps, 3),
-              Num(p.offeredGbps, 3),
-              Num(p.measuredGbps, 3),
-              Num(p.simAchievedGbps, 3),
-              Num(p.measuredGbps > 0 ? PercentError(p.simAchievedGbps, p.measuredGbps) : kUnknown,
-                  2),
-              Num(p.testbedMeanS),
-              Num(p.testbedP99S),
-              Num(p.simMeanS),
-              Num(p.simP99S),
-              Num(p.simMeanLowerBoundS),
-              Num(PercentError(p.simMeanS, p.testbedMeanS), 2),
-              Num(PercentError(p.simMeanLowerBoundS, p.testbedMeanS), 2),
-              Num(p.censoredCompletedMeanS),
+              NumberText(p.requestedGbps, 3),
+              NumberText(p.offeredGbps, 3),
+              NumberText(p.measuredGbps, 3),
+              NumberText(p.simAchievedGbps, 3),
+              NumberText(p.measuredGbps > 0 ? PercentError(p.simAchievedGbps, p.measuredGbps)
+                                            : kUnknown,
+                         2),
+              NumberText(p.testbedMeanS),
+              NumberText(p.testbedP99S),
+              NumberText(p.simMeanS),
+              NumberText(p.simP99S),
+              NumberText(p.simMeanLowerBoundS),
+              NumberText(PercentError(p.simMeanS, p.testbedMeanS), 2),
+              NumberText(PercentError(p.simMeanLowerBoundS, p.testbedMeanS), 2),
+              NumberText(p.censoredCompletedMeanS),
               CompletedIterations(p),
-              Num(PercentError(p.censoredCompletedMeanS, p.testbedMeanS), 2),
-              Num(PercentError(p.simP99S, p.testbedP99S), 2),
-              Num(p.exposedS),
-              Num(PercentError(p.exposedS, p.testbedMeanS), 2),
-              Num(p.hiddenS),
-              Num(PercentError(p.hiddenS, p.testbedMeanS), 2),
+              NumberText(PercentError(p.censoredCompletedMeanS, p.testbedMeanS), 2),
+              NumberText(PercentError(p.simP99S, p.testbedP99S), 2),
+              NumberText(p.exposedS),
+              NumberText(PercentError(p.exposedS, p.testbedMeanS), 2),
+              NumberText(p.hiddenS),
+              NumberText(PercentError(p.hiddenS, p.testbedMeanS), 2),
               p.idle ? "1" : "0",
               p.congested ? "1" : "0",
               p.calibration ? "1" : "0",
@@ -540,7 +99,13 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
               p.testbed ? p.source : "simulation only (no testbed idle run)" }));
     }
 
-    std::vector<SeriesSummary> summaries = Summarise(points);
+    return FormatCsv(pointsHeader, pointsRows);
+}
+
+// series.csv: one row per series and model, every figure of the headline and the targets met.
+std::string
+SeriesCsv(const std::vector<SeriesSummary>& summaries)
+{
     const std::vector<std::string> seriesHeader{ "series",
                                                  "model",
                                                  "transport",
@@ -594,28 +159,28 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                         std::to_string(s.missing),
                                                         std::to_string(s.censored),
                                                         std::to_string(s.censoredOver),
-                                                        Num(s.medianMean, 2),
-                                                        Num(s.meanMean, 2),
-                                                        Num(s.medianCongested, 2),
-                                                        Num(s.medianP99, 2),
-                                                        Num(s.meanP99, 2),
-                                                        Num(s.medianExposed, 2),
-                                                        Num(s.medianHidden, 2),
-                                                        Num(s.medianAchieved, 2),
-                                                        Num(s.testbedKnee.x, 3),
-                                                        Num(s.testbedKnee.t),
-                                                        Num(s.simKnee.x, 3),
-                                                        Num(s.simKnee.t),
-                                                        Num(s.testbedFit.a, 6),
-                                                        Num(s.testbedFit.b, 6),
-                                                        Num(s.testbedFit.c, 6),
-                                                        Num(s.testbedFit.n, 6),
-                                                        Num(s.testbedFit.r2, 4),
-                                                        Num(s.simFit.a, 6),
-                                                        Num(s.simFit.b, 6),
-                                                        Num(s.simFit.c, 6),
-                                                        Num(s.simFit.n, 6),
-                                                        Num(s.simFit.r2, 4),
+                                                        NumberText(s.medianMean, 2),
+                                                        NumberText(s.meanMean, 2),
+                                                        NumberText(s.medianCongested, 2),
+                                                        NumberText(s.medianP99, 2),
+                                                        NumberText(s.meanP99, 2),
+                                                        NumberText(s.medianExposed, 2),
+                                                        NumberText(s.medianHidden, 2),
+                                                        NumberText(s.medianAchieved, 2),
+                                                        NumberText(s.testbedKnee.x, 3),
+                                                        NumberText(s.testbedKnee.t),
+                                                        NumberText(s.simKnee.x, 3),
+                                                        NumberText(s.simKnee.t),
+                                                        NumberText(s.testbedFit.a, 6),
+                                                        NumberText(s.testbedFit.b, 6),
+                                                        NumberText(s.testbedFit.c, 6),
+                                                        NumberText(s.testbedFit.n, 6),
+                                                        NumberText(s.testbedFit.r2, 4),
+                                                        NumberText(s.simFit.a, 6),
+                                                        NumberText(s.simFit.b, 6),
+                                                        NumberText(s.simFit.c, 6),
+                                                        NumberText(s.simFit.n, 6),
+                                                        NumberText(s.simFit.r2, 4),
                                                         yn(s.MeanOk()),
                                                         yn(s.CongestedOk()),
                                                         yn(s.BeatsBaselines()),
@@ -624,6 +189,13 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                         yn(s.AchievedOk()) }));
     }
 
+    return FormatCsv(seriesHeader, seriesRows);
+}
+
+// cdfs.csv: one row per per-iteration CDF, with its Kolmogorov-Smirnov distance.
+std::string
+CdfsCsv(const std::vector<ValidatedCdf>& cdfs)
+{
     const std::vector<std::string> cdfsHeader{ "model",
                                                "transport",
                                                "configuration",
@@ -649,15 +221,19 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
         std::vector<double> s = c.simulated;
         std::sort(s.begin(), s.end());
         cdfsRows.push_back(std::vector<std::string>(
-            { c.model, c.transport, c.configuration, Num(c.requestedGbps, 1), c.file,
-              Num(measuredMedian), std::to_string(s.size()),
-              s.empty() ? "" : Num(Percentile(s, 50)), Num(c.ks, 3), c.status }));
+            { c.model, c.transport, c.configuration, NumberText(c.requestedGbps, 1), c.file,
+              NumberText(measuredMedian), std::to_string(s.size()),
+              s.empty() ? "" : NumberText(Percentile(s, 50)), NumberText(c.ks, 3), c.status }));
     }
+    return FormatCsv(cdfsHeader, cdfsRows);
+}
 
-    std::string plotProblem;
-    std::vector<std::string> pngs = WritePlots(dir, points, cdfs, plotProblem);
-
-    // report.md: the headline tables, then the detail.
+// report.md: the headline tables, then the detail, then the plots (or why there are none).
+std::string
+ReportMarkdown(const std::vector<ValidatedPoint>& points, const std::vector<ValidatedCdf>& cdfs,
+               const std::vector<SeriesSummary>& summaries, const ValidationMeta& meta,
+               const std::vector<std::string>& pngs, const std::string& plotProblem)
+{
     std::string md = "# flumen validation report\n\n";
     // Both times are sums of the runs' own wall times (one core each), not the command's
     // elapsed time, which depends on --jobs.
@@ -707,10 +283,11 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
                                                           "testbed)",
                                                           s.censored, s.censoredOver)
                                             : ""),
-                          Num(s.medianMean, 1), Num(s.meanMean, 1), s.congestedPoints,
-                          Num(s.medianCongested, 1), Num(s.medianP99, 1), Num(s.medianExposed, 1),
-                          Num(s.medianHidden, 1), Num(s.medianAchieved, 1), Knee(s.testbedKnee),
-                          Knee(s.simKnee), s.Verdict());
+                          NumberText(s.medianMean, 1), NumberText(s.meanMean, 1), s.congestedPoints,
+                          NumberText(s.medianCongested, 1), NumberText(s.medianP99, 1),
+                          NumberText(s.medianExposed, 1), NumberText(s.medianHidden, 1),
+                          NumberText(s.medianAchieved, 1), KneeText(s.testbedKnee),
+                          KneeText(s.simKnee), s.Verdict());
     }
     if (meta.maxSimS > 0)
     {
@@ -743,9 +320,10 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
     for (const auto& s : summaries)
     {
         md += fmt::format("| {} | {} | {} | {} | {} |\n", s.series, s.model,
-                          std::isnan(s.idleMeasuredS) ? "(no idle run)" : Num(s.idleMeasuredS),
-                          Num(s.idleSimulatedS),
-                          Num(PercentError(s.idleSimulatedS, s.idleMeasuredS), 2));
+                          std::isnan(s.idleMeasuredS) ? "(no idle run)"
+                                                      : NumberText(s.idleMeasuredS),
+                          NumberText(s.idleSimulatedS),
+                          NumberText(PercentError(s.idleSimulatedS, s.idleMeasuredS), 2));
     }
     std::vector<const ValidatedPoint*> censoredPoints;
     for (const auto& p : points)
@@ -767,14 +345,14 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
         const auto& p = *pp;
         censoredRows
             += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.series, p.model,
-                           Num(p.requestedGbps, 1), Num(p.measuredGbps, 2), Num(p.testbedMeanS, 3),
-                           Num(p.simMeanLowerBoundS, 3),
-                           Num(PercentError(p.simMeanLowerBoundS, p.testbedMeanS), 1),
+                           NumberText(p.requestedGbps, 1), NumberText(p.measuredGbps, 2),
+                           NumberText(p.testbedMeanS, 3), NumberText(p.simMeanLowerBoundS, 3),
+                           NumberText(PercentError(p.simMeanLowerBoundS, p.testbedMeanS), 1),
                            p.censoredCompletedIterations
-                               ? fmt::format("{} over {}", Num(p.censoredCompletedMeanS, 3),
+                               ? fmt::format("{} over {}", NumberText(p.censoredCompletedMeanS, 3),
                                              CompletedIterations(p))
                                : fmt::format("none within {:.2f} s", p.censoredCutS),
-                           Num(PercentError(p.censoredCompletedMeanS, p.testbedMeanS), 1));
+                           NumberText(PercentError(p.censoredCompletedMeanS, p.testbedMeanS), 1));
     }
     if (!censoredRows.empty())
     {
@@ -803,7 +381,7 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
         for (const auto& c : cdfs)
         {
             md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", c.model, c.transport,
-                              c.requestedGbps, c.simulated.size(), Num(c.ks, 3), c.status);
+                              c.requestedGbps, c.simulated.size(), NumberText(c.ks, 3), c.status);
         }
     }
     md += "\n## Plots\n\n";
@@ -819,10 +397,25 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
           "model), cdfs.csv, plots/ (PNG, data and gnuplot script), points/ (each simulation's "
           "own outputs).\n";
 
-    WriteFileAtomically((dir / "points.csv").string(), FormatCsv(pointsHeader, pointsRows));
-    WriteFileAtomically((dir / "series.csv").string(), FormatCsv(seriesHeader, seriesRows));
-    WriteFileAtomically((dir / "cdfs.csv").string(), FormatCsv(cdfsHeader, cdfsRows));
-    WriteFileAtomically((dir / "report.md").string(), md);
+    return md;
+}
+
+} // namespace
+
+void
+WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoint>& points,
+                      const std::vector<ValidatedCdf>& cdfs, const ValidationMeta& meta)
+{
+    const fs::path dir(dirName);
+    fs::create_directories(dir);
+    std::vector<SeriesSummary> summaries = SummariseSeries(points);
+    std::string plotProblem;
+    std::vector<std::string> pngs = WriteValidationPlots(dir, points, cdfs, plotProblem);
+    WriteFileAtomically((dir / "points.csv").string(), PointsCsv(points));
+    WriteFileAtomically((dir / "series.csv").string(), SeriesCsv(summaries));
+    WriteFileAtomically((dir / "cdfs.csv").string(), CdfsCsv(cdfs));
+    WriteFileAtomically((dir / "report.md").string(),
+                        ReportMarkdown(points, cdfs, summaries, meta, pngs, plotProblem));
 }
 
 } // namespace flumen

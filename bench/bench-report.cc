@@ -1,0 +1,146 @@
+#include "bench-report.h"
+
+#include "atomic-file.h"
+#include "bench-measurement.h"
+#include "canonical-scenarios.h"
+#include "ns3-anchor.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+namespace flumen
+{
+
+using nlohmann::json;
+
+namespace
+{
+
+std::string
+UtcNow()
+{
+    char buf[32];
+    std::time_t t = std::time(nullptr);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return std::string(buf);
+}
+
+// One canonical scenario measured, set against the anchor's time per packet hop.
+json
+BenchScenario(const CanonicalScenario& c, const BenchOptions& o, double anchorPerHop)
+{
+    const double seconds = o.simulatedS;
+    json entry = { { "name", c.name }, { "scenario", c.scenario } };
+    Scenario s;
+    try
+    {
+        json user = c.scenario;
+        user["simulation"]["progress_interval_s"] = 0;
+        s = ResolveScenario(user, c.name);
+    }
+    catch (const ScenarioError& e)
+    {
+        // e.g. a transport this build does not have yet: said, never silently dropped.
+        entry["skipped"] = e.what();
+        std::cerr << fmt::format("[bench] {}: skipped: {}\n", c.name, e.what());
+        return entry;
+    }
+    std::cerr << fmt::format("[bench] {}: {} s x {}\n", c.name, seconds, o.repeats);
+    json r = RepeatedMeasurement([&] { return MeasureScenario(s, seconds); }, o.repeats);
+    entry.update(r);
+    if (anchorPerHop > 0 && r.contains("wall_us_per_packet_hop"))
+    {
+        entry["per_hop_vs_anchor"] = r["wall_us_per_packet_hop"].get<double>() / anchorPerHop;
+    }
+    if (!o.quick && !r.contains("error"))
+    {
+        // Linearity: twice the simulated time should cost about twice the wall time.
+        json twice = MeasureInChild([&] { return MeasureScenario(s, 2 * seconds); });
+        if (!twice.contains("error"))
+        {
+            entry["double_time_wall_ratio"]
+                = twice["wall_s"].get<double>() / r["wall_s_runs"][0].get<double>();
+            entry["double_time_peak_rss_mb"] = twice["peak_rss_mb"];
+        }
+    }
+    return entry;
+}
+
+std::string
+TableRow(const std::string& name, const json& r)
+{
+    if (r.contains("skipped") || r.contains("error"))
+    {
+        std::string why = r.contains("skipped") ? r["skipped"].get<std::string>()
+                                                : r["error"].get<std::string>();
+        return fmt::format("{:<30} {}\n", name, why.substr(0, 90));
+    }
+    return fmt::format("{:<30} {:>9.3f} {:>9.2f} {:>10.1f} {:>12.0f} {:>11.3f} {:>9} {:>9.0f}\n",
+                       name, r["simulated_s"].get<double>(), r["wall_s"].get<double>(),
+                       r["wall_per_simulated_s"].get<double>(),
+                       r["events_per_wall_s"].get<double>(),
+                       r["wall_us_per_packet_hop"].get<double>(),
+                       r.contains("per_hop_vs_anchor")
+                           ? fmt::format("{:.2f}", r["per_hop_vs_anchor"].get<double>())
+                           : std::string("1"),
+                       r["peak_rss_mb"].get<double>());
+}
+
+} // namespace
+
+json
+RunBench(const BenchOptions& o)
+{
+    json report;
+    report["simulated_s"] = o.simulatedS;
+    report["repeats"] = o.repeats;
+    report["quick"] = o.quick;
+    report["cores"] = std::thread::hardware_concurrency();
+    report["date_utc"] = UtcNow();
+
+    std::cerr << fmt::format("[bench] anchor: plain ns-3, 24 Gbps UDP over two 25 Gbps hops, "
+                             "{} s x {}\n",
+                             o.simulatedS, o.repeats);
+    json anchor = RepeatedMeasurement([&] { return MeasureNs3Anchor(o.simulatedS); }, o.repeats);
+    report["anchor"] = anchor;
+    const double anchorPerHop = anchor.value("wall_us_per_packet_hop", 0.0);
+
+    json scenarios = json::array();
+    for (const auto& c : CanonicalScenarios())
+    {
+        scenarios.push_back(BenchScenario(c, o, anchorPerHop));
+    }
+    report["scenarios"] = scenarios;
+    return report;
+}
+
+std::string
+FormatBenchTable(const json& report)
+{
+    std::string table
+        = fmt::format("{:<30} {:>9} {:>9} {:>10} {:>12} {:>11} {:>9} {:>9}\n", "scenario", "sim s",
+                      "wall s", "wall/sim", "events/s", "us/pkt-hop", "x anchor", "RSS MB");
+    table += TableRow("anchor (plain ns-3 UDP)", report["anchor"]);
+    for (const auto& e : report["scenarios"])
+    {
+        table += TableRow(e["name"].get<std::string>(), e);
+    }
+    return table;
+}
+
+void
+WriteBenchReport(const std::string& path, const json& report)
+{
+    std::string dir = path.substr(0, path.find_last_of('/'));
+    if (dir != path && !dir.empty())
+    {
+        std::filesystem::create_directories(dir);
+    }
+    WriteFileAtomically(path, report.dump(2) + "\n");
+}
+
+} // namespace flumen

@@ -1,0 +1,457 @@
+#include "validation-plan.h"
+
+#include "calibration-file.h"
+#include "scenario.h"
+#include "series-manifest.h"
+#include "sweep.h"
+
+#include "ns3/model-profile.h"
+#include "ns3/star-topology-helper.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+
+namespace flumen
+{
+
+using nlohmann::json;
+
+namespace
+{
+
+// A run's folder name: readable, and a hash of the whole scenario and the simulation model's
+// version, so that a changed calibration, setting or model runs again instead of reusing a
+// stale result. `version`: ModelVersion of the resolved scenario.
+std::string
+RunId(const std::string& label, uint64_t seed, const json& scenario, const std::string& version)
+{
+    return fmt::format("{}-s{}-{}", FileSafeName(label), seed,
+                       StableHash(scenario.dump() + version).substr(0, 8));
+}
+
+class Planner
+{
+  public:
+    Planner(const ValidationOptions& o, const json* calibration)
+        : m_options(o), m_calibration(calibration)
+    {
+        m_iterations = o.iterations ? o.iterations : (o.quick ? 3 : 8);
+        m_warmup = std::min(2, m_iterations - 1);
+        if (o.quick)
+        {
+            m_warmup = 1;
+        }
+    }
+
+    int Iterations() const { return m_iterations; }
+    int Warmup() const { return m_warmup; }
+
+    // The scenario of one run; resolved here so that a bad setting fails before anything runs.
+    std::string AddRun(const std::string& label, const std::string& configuration,
+                       const std::string& model, const std::string& transport,
+                       const std::string& traffic, double loadGbps, uint64_t seed, int iterations,
+                       int warmup, double maxSimS, const std::string& where,
+                       const json& testbedSettings)
+    {
+        json j = { { "name", label },
+                   { "seed", seed },
+                   { "topology", { { "configuration", configuration } } },
+                   { "job",
+                     { { "model", model },
+                       { "transport", transport },
+                       { "iterations", iterations },
+                       { "warmup_iterations", warmup } } },
+                   { "outputs", { { "link_bin_us", 0 } } },
+                   { "simulation",
+                     { { "progress_interval_s", 0 },
+                       { "max_time_s", maxSimS },
+                       { "on_max_time", "report" } } } };
+        j["cross_traffic"] = loadGbps > 0 ? json{ { "type", traffic }, { "load_gbps", loadGbps } }
+                                          : json{ { "type", "none" } };
+        if (traffic == "iperf" && loadGbps > 0)
+        {
+            j["cross_traffic"]["streams"] = IperfStreamsFor(loadGbps);
+        }
+        j.merge_patch(testbedSettings);
+        if (m_calibration)
+        {
+            ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
+        }
+        // Throws ScenarioError naming `where`.
+        std::string version = ModelVersion(ResolveScenario(j, where));
+        std::string id = RunId(label, seed, j, version);
+        if (m_ids.insert(id).second)
+        {
+            m_plan.runs.push_back(
+                { id,
+                  j,
+                  { { "point", label }, { "testbed", where }, { "model_version", version } } });
+        }
+        return id;
+    }
+
+    void AddSeries(const Series& s)
+    {
+        json probe = s.scenario;
+        ResolveScenario(probe, s.manifest + ": scenario"); // names the manifest
+        const int expectWorkers = JobWorkers(s.configuration);
+        if (s.workers != expectWorkers && !s.points.empty())
+        {
+            throw ScenarioError(
+                fmt::format("{}: the series has {} workers; configuration {} runs the job on {}",
+                            s.manifest, s.workers, s.configuration, expectWorkers));
+        }
+        std::vector<std::string> models;
+        for (const auto& p : s.points)
+        {
+            if (std::find(models.begin(), models.end(), p.model) == models.end())
+            {
+                models.push_back(p.model);
+            }
+        }
+        for (const auto& model : models)
+        {
+            if (!Wanted(model, s.manifest))
+            {
+                continue;
+            }
+            std::vector<const SeriesPoint*> ps;
+            for (const auto& p : s.points)
+            {
+                if (p.model == model)
+                {
+                    ps.push_back(&p);
+                }
+            }
+            if (m_options.quick)
+            {
+                ps = QuickSubset(ps);
+            }
+            const auto references = NearIdleTcpReferences(s);
+            // The testbed's fastest pace for this model: what a simulated-only idle reference
+            // is expected to take per iteration.
+            double fastest = kUnknown;
+            for (const auto* p : ps)
+            {
+                if (std::isfinite(p->meanS) && !(p->meanS >= fastest))
+                {
+                    fastest = p->meanS;
+                }
+            }
+            bool hasIdle = std::any_of(ps.begin(), ps.end(), [](auto* p) { return p->idle; });
+            if (!hasIdle)
+            {
+                // The curve and the baselines need an idle reference: simulated only.
+                SeriesPoint idle;
+                idle.model = model;
+                idle.idle = true;
+                idle.measuredGbps = 0;
+                idle.index = kNoIndex;
+                idle.source = s.manifest;
+                AddPoint(s, idle, false, false, fastest, BudgetS(fastest));
+            }
+            for (const auto* p : ps)
+            {
+                // Idle runs calibrate the compute profiles; a TCP series' near-idle points, the
+                // hosts' TCP ceiling. Both are reported, never counted as validation.
+                bool calibration
+                    = p->idle
+                      || std::find(references.begin(), references.end(), p) != references.end();
+                AddPoint(s, *p, true, calibration, p->meanS, BudgetS(fastest));
+            }
+        }
+        for (const auto& c : s.cdfs)
+        {
+            if (!Wanted(c.model, s.manifest)
+                || (m_options.quick && !(c.model == "resnet50" && c.requestedGbps < 10)))
+            {
+                continue;
+            }
+            PlannedCdf pc;
+            pc.cdf.model = c.model;
+            pc.cdf.transport = c.transport;
+            pc.cdf.configuration = s.configuration;
+            pc.cdf.requestedGbps = c.requestedGbps;
+            pc.cdf.file = c.file;
+            pc.cdf.measured = c.points;
+            // Enough iterations for a distribution: several times the point runs' count.
+            int iterations = m_options.quick ? 6 : std::max(30, m_iterations);
+            double sum = 0;
+            for (const auto& q : c.points)
+            {
+                sum += q.seconds;
+            }
+            // Every CDF row is one iteration, so their mean is the run's pace.
+            pc.budgetS = BudgetS(c.points.empty() ? kUnknown : sum / c.points.size());
+            pc.runId = AddRun(
+                fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
+                s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,
+                iterations, m_warmup, pc.budgetS, c.file, s.scenario);
+            m_plan.cdfs.push_back(pc);
+        }
+    }
+
+    ValidationPlan Take() { return std::move(m_plan); }
+
+  private:
+    static constexpr double kNoIndex = -1;
+
+    // A run's simulated-time budget: --max-sim-s, or --budget-iterations and a half (for the
+    // start-up) at `paceS`, a testbed pace, where that is longer. With the model's fastest
+    // pace, a point the simulation does not slow always finishes its 3 iterations (the fewest
+    // a point gets): BERT-large over TCP idles at 1.44 s, beyond a 4 s budget's 3 iterations.
+    double BudgetS(double paceS) const
+    {
+        double paced = (m_options.budgetIterations + 0.5) * paceS;
+        return m_options.budgetIterations > 0 && paceS > 0 ? std::max(m_options.maxSimS, paced)
+                                                           : m_options.maxSimS;
+    }
+
+    bool Wanted(const std::string& model, const std::string& manifest)
+    {
+        if (!m_options.models.empty() && !m_options.models.count(model))
+        {
+            return false;
+        }
+        if (m_options.quick && model != "resnet50")
+        {
+            return false;
+        }
+        if (!ns3::ModelProfile::BuiltIn(model))
+        {
+            std::cerr << "flumen validate: " << manifest << ": model '" << model
+                      << "' is not built in; skipped\n";
+            return false;
+        }
+        return true;
+    }
+
+    // Quick: the idle run and the points nearest 8 and 18 Gbps measured.
+    static std::vector<const SeriesPoint*> QuickSubset(const std::vector<const SeriesPoint*>& ps)
+    {
+        std::vector<const SeriesPoint*> out;
+        for (auto* p : ps)
+        {
+            if (p->idle)
+            {
+                out.push_back(p);
+            }
+        }
+        for (double target : { 8.0, 18.0 })
+        {
+            const SeriesPoint* best = nullptr;
+            for (auto* p : ps)
+            {
+                if (!p->idle && std::isfinite(p->measuredGbps)
+                    && (!best
+                        || std::abs(p->measuredGbps - target)
+                               < std::abs(best->measuredGbps - target)))
+                {
+                    best = p;
+                }
+            }
+            if (best && std::find(out.begin(), out.end(), best) == out.end())
+            {
+                out.push_back(best);
+            }
+        }
+        return out;
+    }
+
+    // `paceS`: the testbed's mean iteration time at this point (or the nearest idle pace),
+    // NaN if unknown. A run gets as many iterations as fit in its budget at that pace, at
+    // least 3 and at most --iterations, so that slow points still finish (or are censored
+    // with a useful bound) instead of running out of budget in their warm-up.
+    void AddPoint(const Series& s, const SeriesPoint& sp, bool testbed, bool calibration,
+                  double paceS, double budgetS)
+    {
+        PlannedPoint pp;
+        ValidatedPoint& v = pp.point;
+        v.series = s.name;
+        v.model = sp.model;
+        v.transport = s.transport;
+        v.configuration = s.configuration;
+        v.traffic = s.crossTraffic;
+        v.index = sp.index == kNoIndex ? kUnknown : sp.index;
+        v.requestedGbps = sp.requestedGbps;
+        v.measuredGbps = sp.idle ? 0.0 : sp.measuredGbps;
+        v.idle = sp.idle;
+        v.testbed = testbed;
+        v.calibration = calibration;
+        v.source = sp.source;
+        if (testbed)
+        {
+            v.testbedMeanS = sp.meanS;
+            v.testbedP99S = sp.p99S;
+        }
+        if (!sp.idle)
+        {
+            v.offeredGbps = PointLoadGbps(sp);
+            if (!(v.offeredGbps > 0))
+            {
+                throw ScenarioError(
+                    fmt::format("{}: no cross-traffic rate for this point (neither requested "
+                                "nor measured)",
+                                sp.source));
+            }
+        }
+        std::string label
+            = fmt::format("{}-{}-{}", s.name, sp.model,
+                          sp.idle ? std::string("idle") : fmt::format("{:.3f}G", v.offeredGbps));
+        int iterations = m_iterations;
+        if (paceS > 0)
+        {
+            double fit = std::floor(budgetS / paceS);
+            iterations = static_cast<int>(std::clamp(fit, 3.0, double(m_iterations)));
+        }
+        int warmup = iterations >= 5 ? m_warmup : std::min(m_warmup, 1);
+        v.iterations = iterations;
+        v.warmup = warmup;
+        // Seed 1 here; congested points get more seeds once the whole plan is known.
+        pp.runIds.push_back(AddRun(label, s.configuration, sp.model, s.transport, s.crossTraffic,
+                                   v.offeredGbps, 1, iterations, warmup, budgetS, sp.source,
+                                   s.scenario));
+        m_plan.points.push_back(std::move(pp));
+    }
+
+    const ValidationOptions& m_options;
+    const json* m_calibration;
+    int m_iterations = 8;
+    int m_warmup = 2;
+    ValidationPlan m_plan;
+    std::set<std::string> m_ids;
+};
+
+// The seeds beyond the first, once the whole plan is known (a point is congested or not by
+// the testbed points of its series).
+void
+AddCongestedSeeds(ValidationPlan& plan, int seeds)
+{
+    // Congested points (testbed mean >= 1.2 x the idle reference) get more seeds. The idle
+    // reference is the testbed's idle run (load 0), or its lowest-load point where it has none.
+    std::map<std::pair<std::string, std::string>, CurvePoint> idleRef;
+    for (const auto& pp : plan.points)
+    {
+        const auto& v = pp.point;
+        auto key = std::make_pair(v.series, v.model);
+        auto it = idleRef.find(key);
+        if (v.testbed && !std::isnan(v.measuredGbps)
+            && (it == idleRef.end() || v.measuredGbps < it->second.x))
+        {
+            idleRef[key] = { v.measuredGbps, v.testbedMeanS };
+        }
+    }
+    // Two testbed points with the same scenario share its run (the planner runs an id once);
+    // their extra seeds are shared the same way.
+    std::set<std::string> planned;
+    for (const auto& r : plan.runs)
+    {
+        planned.insert(r.id);
+    }
+    std::vector<PoolPoint> extra;
+    for (auto& pp : plan.points)
+    {
+        auto& v = pp.point;
+        auto key = std::make_pair(v.series, v.model);
+        v.congested
+            = v.testbed && !v.idle && idleRef.count(key) && v.testbedMeanS >= 1.2 * idleRef[key].t;
+        if (v.congested && seeds > 1)
+        {
+            const auto& first = *std::find_if(plan.runs.begin(), plan.runs.end(),
+                                              [&](const auto& r) { return r.id == pp.runIds[0]; });
+            for (int seed = 2; seed <= seeds; ++seed)
+            {
+                PoolPoint r = first;
+                r.scenario["seed"] = seed;
+                std::string label = r.scenario["name"].get<std::string>();
+                r.id = RunId(label, seed, r.scenario, r.about["model_version"].get<std::string>());
+                pp.runIds.push_back(r.id);
+                if (planned.insert(r.id).second)
+                {
+                    extra.push_back(r);
+                }
+            }
+        }
+        v.seedsPlanned = static_cast<int>(pp.runIds.size());
+    }
+    plan.runs.insert(plan.runs.end(), extra.begin(), extra.end());
+}
+
+} // namespace
+
+// Workers of the job in configuration "A" or "B".
+int
+JobWorkers(const std::string& configuration)
+{
+    return static_cast<int>(ns3::StarTopologyHelper::JobHosts(configuration.at(0)).size());
+}
+
+// iperf streams (-P) for a load, as the testbed's operator chose them: "the number of parallel
+// threads sufficient to reach as close as possible to the requested BW load when competing
+// with DL traffic", 1 to 10 (thesis, section 3.2). A NIC serving k busy TCP send queues and
+// RDMA round robin gives TCP k/(k+1) of the link, so k = ceil(x / (C - x)), within 1..10.
+int
+IperfStreamsFor(double loadGbps)
+{
+    constexpr double kLinkGbps = 25;
+    double k = std::ceil(loadGbps / std::max(1e-9, kLinkGbps - loadGbps) - 1e-9);
+    return static_cast<int>(std::clamp(k, 1.0, 10.0));
+}
+
+void
+CompleteValidationOptions(ValidationOptions& o)
+{
+    if (o.manifests.empty() || o.out.empty())
+    {
+        throw std::invalid_argument("expected at least one manifest and --out DIR");
+    }
+    if (o.seeds == 0)
+    {
+        o.seeds = o.quick ? 1 : 2;
+    }
+    for (const auto& m : o.models)
+    {
+        if (!ns3::ModelProfile::BuiltIn(m))
+        {
+            throw std::invalid_argument("--models: '" + m + "' is not a built-in model");
+        }
+    }
+}
+
+ValidationPlan
+PlanValidation(const ValidationOptions& o)
+{
+    json calibration;
+    Planner planner(o, o.calibrationFile.empty() ? nullptr : &calibration);
+    if (!o.calibrationFile.empty())
+    {
+        calibration = LoadCalibration(o.calibrationFile);
+    }
+    std::vector<std::pair<std::string, std::string>> testbedSettings;
+    for (const auto& m : o.manifests)
+    {
+        Series series = LoadSeries(m);
+        if (!series.scenario.empty())
+        {
+            testbedSettings.push_back({ series.name, series.scenario.dump() });
+        }
+        planner.AddSeries(series);
+    }
+    ValidationPlan plan = planner.Take();
+    if (plan.points.empty() && plan.cdfs.empty())
+    {
+        throw std::invalid_argument(std::string("nothing to simulate in the manifests given")
+                                    + (o.models.empty() ? "" : " for the models asked for"));
+    }
+    plan.iterations = planner.Iterations();
+    plan.warmup = planner.Warmup();
+    plan.testbedSettings = testbedSettings;
+    AddCongestedSeeds(plan, o.seeds);
+    return plan;
+}
+
+} // namespace flumen

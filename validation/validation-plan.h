@@ -1,0 +1,93 @@
+// What `flumen validate` simulates: every testbed point of the manifests at the testbed's load
+// (the requested load where the testbed recorded it, the measured load otherwise), each as one
+// run per seed, and the per-iteration CDFs beside them. A run's folder name includes a hash of
+// its scenario: a new calibration or a changed setting re-runs it instead of reusing a stale
+// result. Each run simulates at most --max-sim-s seconds, or --budget-iterations (and half of
+// one more) at the model's fastest testbed pace in the series where that is longer; a job
+// unfinished by then makes the point "censored": only a lower bound on its mean is known (the
+// testbed's worst points took minutes per iteration).
+#ifndef FLUMEN_VALIDATION_PLAN_H
+#define FLUMEN_VALIDATION_PLAN_H
+
+#include "point-pool.h"
+#include "validation-report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace flumen
+{
+
+/** The options of `flumen validate` (see its usage text). */
+struct ValidationOptions
+{
+    std::vector<std::string> manifests;
+    std::string out;
+    std::string calibrationFile;
+    bool quick = false;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    int iterations = 0; // 0: the mode's default
+    int seeds = 0;      // 0: the mode's default (2; quick 1)
+    std::set<std::string> models;
+    double maxSimS = 30;
+    int budgetIterations = 3;
+    bool reportOnly = false;
+};
+
+/** One simulated setting and the runs (one per seed) that measure it. */
+struct PlannedPoint
+{
+    ValidatedPoint point;
+    std::vector<std::string> runIds;
+};
+
+struct PlannedCdf
+{
+    ValidatedCdf cdf;
+    std::string runId;
+    double budgetS = 0; //!< simulated seconds the run may take
+};
+
+struct ValidationPlan
+{
+    std::vector<PoolPoint> runs; //!< each run once, however many points share it
+    std::vector<PlannedPoint> points;
+    std::vector<PlannedCdf> cdfs;
+    int iterations = 8; //!< per run at most, warm-up included
+    int warmup = 2;
+    /** Per series, the manifest's "scenario" settings (declared testbed facts). */
+    std::vector<std::pair<std::string, std::string>> testbedSettings;
+};
+
+/**
+ * What the option parser cannot check: manifests and --out given, --models built in; fills
+ * the mode's default seeds. Throws std::invalid_argument.
+ */
+void CompleteValidationOptions(ValidationOptions& options);
+
+/**
+ * Loads the calibration file (if any) and the manifests, and plans every run; congested
+ * points (testbed mean at least 1.2 x the idle reference) get options.seeds seeds. Every
+ * scenario is resolved here, so bad input throws (naming the file) before anything runs, as
+ * does a plan with nothing to simulate.
+ */
+ValidationPlan PlanValidation(const ValidationOptions& options);
+
+/** Workers of the job in configuration "A" or "B". */
+int JobWorkers(const std::string& configuration);
+
+/**
+ * iperf streams (-P) for a load, as the testbed's operator chose them (1 to 10: as many as
+ * reach the requested load beside the job's traffic).
+ */
+int IperfStreamsFor(double loadGbps);
+
+} // namespace flumen
+
+#endif
