@@ -1,5 +1,6 @@
 #include "sweep-run.h"
 
+#include "folder-lock.h"
 #include "slurm-submit.h"
 #include "sweep-status.h"
 
@@ -42,6 +43,8 @@ SweepPoolOptions(const SweepOptions& o, const std::string& label, unsigned jobs)
 int
 RunSweepLocally(const SweepOptions& o, const Sweep& sweep)
 {
+    // One local sweep per folder (SLURM array tasks share it by design: one point each).
+    FolderLock lock(o.out, "flumen sweep " + o.file);
     const fs::path points = fs::path(o.out) / "points";
     PoolResult run = RunPointPool(PoolPoints(sweep), points, SweepPoolOptions(o, "sweep", o.jobs));
     auto states = ClassifySweepPoints(sweep, points, {}, {});

@@ -9,6 +9,7 @@
 // What runs, and with what simulated-time budget: validation-plan.h; how the runs become
 // points (censored ones included): validation-collate.h.
 // Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
+#include "folder-lock.h"
 #include "point-pool.h"
 #include "scenario.h"
 #include "validation-collate.h"
@@ -19,6 +20,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -160,6 +162,16 @@ main(int argc, char** argv)
         return 2;
     }
 
+    std::unique_ptr<flumen::FolderLock> lock; // one validate per folder, report-only included
+    try
+    {
+        lock = std::make_unique<flumen::FolderLock>(o.out, "flumen validate");
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen validate: " << e.what() << "\n";
+        return 1;
+    }
     const fs::path pointsDir = fs::path(o.out) / "points";
     flumen::PoolOptions pool;
     pool.jobs = o.jobs;
