@@ -3,6 +3,7 @@
 // points (what it simulates: calibration-plan.h; the fits: calibration-fit.h).
 // `./flumen calibrate MANIFEST... --out calibration.json [--iterations N]`
 // Exit codes: 0 done, 2 bad input, 1 a simulation failed. Nothing is written on failure.
+#include "atomic-file.h"
 #include "calibration-file.h"
 #include "calibration-fit.h"
 #include "calibration-plan.h"
@@ -11,11 +12,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
 using nlohmann::json;
+
+namespace fs = std::filesystem;
 
 namespace
 {
@@ -113,6 +117,16 @@ main(int argc, char** argv)
                   << kUsage;
         return 2;
     }
+    try
+    {
+        // Before a fit that may take hours: the file's folder must be writable.
+        flumen::CheckOutputFolder(fs::path(outPath).parent_path().string());
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen: --out " << outPath << ": " << e.what() << "\n";
+        return 2;
+    }
     json keptModels = json::object();
     if (!profilesPath.empty())
     {
@@ -171,7 +185,15 @@ main(int argc, char** argv)
         std::cerr << "flumen: calibration failed: " << e.what() << "\n";
         return 1;
     }
-    flumen::WriteCalibrationFile(outPath, iterations, manifests, models, transports);
+    try
+    {
+        flumen::WriteCalibrationFile(outPath, iterations, manifests, models, transports);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen: " << e.what() << "\n"; // written atomically: nothing is left
+        return 1;
+    }
     std::cout << "wrote " << outPath << "\n" << flumen::DescribeCalibration(models, transports);
     return 0;
 }

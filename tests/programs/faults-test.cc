@@ -29,15 +29,6 @@ const char* kBigOutput = R"({
   "simulation": {"progress_interval_s": 0}
 })";
 
-// A small tmpfs at `dir` (root and a kernel that allows it), or "" with the reason.
-std::string
-MountSmallDisk(const std::string& dir, const std::string& size)
-{
-    fs::create_directories(dir);
-    auto r = test::RunCommand("mount -t tmpfs -o size=" + size + " tmpfs " + dir);
-    return r.exitCode == 0 ? "" : "cannot mount a tmpfs here: " + r.output;
-}
-
 std::vector<std::string>
 Entries(const std::string& dir)
 {
@@ -55,7 +46,7 @@ TEST(Faults, RunOnAFullDiskFailsAndLeavesNothing)
 {
     test::TempDir dir;
     const std::string disk = dir.Path() + "/disk";
-    if (std::string why = MountSmallDisk(disk, "256k"); !why.empty())
+    if (std::string why = test::MountSmallDisk(disk, "256k"); !why.empty())
     {
         GTEST_SKIP() << why;
     }

@@ -113,6 +113,14 @@ Resolve(const nlohmann::json& user)
     return ResolveScenario(user, "test");
 }
 
+std::string
+MountSmallDisk(const std::string& dir, const std::string& size)
+{
+    std::filesystem::create_directories(dir);
+    CommandResult r = RunCommand("mount -t tmpfs -o size=" + size + " tmpfs " + dir);
+    return r.exitCode == 0 ? "" : "cannot mount a tmpfs here: " + r.output;
+}
+
 ::testing::AssertionResult
 MatchesGolden(const std::string& name, const std::string& actual)
 {

@@ -66,6 +66,11 @@ std::string ReadFile(const std::string& path);
  * update is a deliberate change of a committed file, never a silent pass.
  */
 ::testing::AssertionResult MatchesGolden(const std::string& name, const std::string& actual);
+/**
+ * Mounts a tmpfs of `size` (e.g. "256k") at `dir` for full-disk tests; returns "" on success,
+ * otherwise why not (not root, no mount here): the caller skips with that reason.
+ */
+std::string MountSmallDisk(const std::string& dir, const std::string& size);
 /** Resolves a scenario given as JSON, as the runner would. */
 Scenario Resolve(const nlohmann::json& user);
 

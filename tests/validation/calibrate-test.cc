@@ -134,3 +134,36 @@ TEST(Calibrate, TcpOnlyFitsTheHostCeilingAndKeepsTheProfiles)
 }
 
 } // namespace
+
+TEST(Calibrate, ChecksItsOutputFirstAndLeavesNoFileOnAFullDisk)
+{
+    test::TempDir dir;
+    // An --out that cannot be written is refused before anything is simulated.
+    const std::string file = dir.Write("file", "not a folder");
+    auto r = test::RunCalibrate(kManifests + "iperf-rdma-configA.json --out " + file
+                                + "/cal.json --check");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("is not a folder"), std::string::npos) << r.output;
+    REQUIRE_TESTBED_DATA();
+    // A full disk when the fit is done: exit 1 naming the file (it once aborted uncaught), and
+    // no partial file.
+    const std::string disk = dir.Path() + "/disk";
+    if (std::string why = test::MountSmallDisk(disk, "4k"); !why.empty())
+    {
+        GTEST_SKIP() << why;
+    }
+    test::RunCommand("head -c 4096 /dev/zero > " + disk + "/filler");
+    r = test::RunCalibrate(ResNetOnly(dir, "iperf-rdma-configA") + " --out " + disk
+                           + "/cal.json --check --iterations 2");
+    const bool left = fs::exists(disk + "/cal.json");
+    std::vector<std::string> entries;
+    for (const auto& e : fs::directory_iterator(disk))
+    {
+        entries.push_back(e.path().filename().string());
+    }
+    test::RunCommand("umount " + disk);
+    EXPECT_EQ(r.exitCode, 1) << r.output;
+    EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+    EXPECT_FALSE(left);
+    EXPECT_EQ(entries, std::vector<std::string>{ "filler" });
+}
