@@ -351,6 +351,15 @@ ReadPyTorchLog(const std::string& path)
         {
             continue;
         }
+        // std::regex recurses per character: a line of ~40,000 overflowed the stack (SIGSEGV).
+        // A progress line has about 200.
+        constexpr size_t kMaxProgressLine = 4096;
+        if (l.text.size() > kMaxProgressLine)
+        {
+            Fail(path, l.number,
+                 fmt::format("expected a progress line of at most {} characters, got {}",
+                             kMaxProgressLine, l.text.size()));
+        }
         std::smatch m;
         if (!std::regex_search(l.text, m, progress))
         {

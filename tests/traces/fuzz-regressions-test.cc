@@ -67,6 +67,24 @@ TEST(FuzzRegressionsTraces, PyTorchBatchBeyondSixtyFourBitsIsATraceError)
     }
 }
 
+// std::regex recursed once per character of a progress line: a line of 50,000 characters
+// overflowed the stack (SIGSEGV in the normal build; found by reading, beyond the fuzzer's
+// -max_len). Lines longer than a progress line can be are a TraceError, before the regex.
+TEST(FuzzRegressionsTraces, PyTorchProgressLineTooLongForTheRegexIsATraceError)
+{
+    test::TempDir dir;
+    std::string padding(200000, 'x');
+    std::string log
+        = dir.Write("long.log", "Epoch: [0][ 10/5005] " + padding + " Time 0.158 ( 0.160)\n");
+    EXPECT_NE(TraceErrorOf([&] { ReadPyTorchLog(log); })
+                  .find("long.log:1: expected a progress line of at most 4096 characters"),
+              std::string::npos);
+    // Long lines that are not progress lines are skipped as before.
+    std::string other
+        = dir.Write("other.log", padding + "\nEpoch: [0][ 10/5005] Time 0.158 ( 0.160)\n");
+    EXPECT_EQ(ReadPyTorchLog(other).size(), 1u);
+}
+
 // An iteration number of 3e96 was converted to uint64_t (undefined behaviour; UBSan aborts).
 TEST(FuzzRegressionsTraces, GenericCsvIterationBeyondSixtyFourBitsIsATraceError)
 {
