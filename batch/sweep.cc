@@ -114,7 +114,22 @@ LoadSweep(const std::string& path)
         values.push_back(it.value().get<std::vector<json>>());
     }
     std::vector<uint64_t> seeds;
-    json seedList = s.value("seeds", json::array({ base.value("seed", 1) }));
+    // Without "seeds", the base's seed (checked here: json::value would throw type_error on a
+    // string and convert a double beyond an int, undefined behaviour).
+    json seedList = json::array({ 1 });
+    if (s.contains("seeds"))
+    {
+        seedList = s["seeds"];
+    }
+    else if (base.contains("seed"))
+    {
+        if (!base["seed"].is_number_integer())
+        {
+            Fail(path, fmt::format("key 'base.seed': expected a whole number from 1, got {}",
+                                   base["seed"].dump()));
+        }
+        seedList = json::array({ base["seed"] });
+    }
     if (!seedList.is_array() || seedList.empty())
     {
         Fail(path, "key 'seeds': expected a non-empty list of whole numbers");

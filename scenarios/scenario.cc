@@ -134,6 +134,56 @@ KnownUnder(const std::vector<KeySpec>& keys, const std::string& prefix)
     return out;
 }
 
+// The dotted path of the first key or string that is not UTF-8 (a --set value or a model name
+// can be any bytes; JSON, every message and every output need UTF-8), or "" if none.
+std::string
+NotUtf8(const json& node, const std::string& prefix)
+{
+    auto valid = [](const std::string& text)
+    {
+        try
+        {
+            (void)json(text).dump();
+            return true;
+        }
+        catch (const json::type_error&)
+        {
+            return false;
+        }
+    };
+    if (node.is_string())
+    {
+        return valid(node.get_ref<const std::string&>()) ? "" : prefix;
+    }
+    if (node.is_object())
+    {
+        for (auto it = node.begin(); it != node.end(); ++it)
+        {
+            std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+            if (!valid(it.key()))
+            {
+                return path;
+            }
+            if (std::string bad = NotUtf8(it.value(), path); !bad.empty())
+            {
+                return bad;
+            }
+        }
+    }
+    if (node.is_array())
+    {
+        for (size_t i = 0; i < node.size(); ++i)
+        {
+            std::string bad = NotUtf8(node[i], fmt::format("{}[{}]", prefix, i));
+            if (!bad.empty())
+            {
+                return bad;
+            }
+        }
+    }
+    return "";
+}
+
 // Walks the user's object; every leaf must be a known key of the right type and range.
 void
 CheckTree(const std::string& source, const json& node, const std::string& prefix,
@@ -389,6 +439,12 @@ ResolveScenario(const json& user, const std::string& source)
     if (!user.is_object())
     {
         throw ScenarioError(fmt::format("{}: expected a JSON object at the top level", source));
+    }
+    if (std::string bad = NotUtf8(user, ""); !bad.empty())
+    {
+        // Named with U+FFFD for the bad bytes: the message itself must stay UTF-8.
+        std::string shown = json(bad).dump(-1, ' ', false, json::error_handler_t::replace);
+        Fail(source, shown.substr(1, shown.size() - 2), "expected UTF-8 text");
     }
     CheckTree(source, user, "", keys);
 

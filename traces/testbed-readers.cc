@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 namespace flumen
 {
@@ -350,6 +351,15 @@ ReadPyTorchLog(const std::string& path)
         {
             continue;
         }
+        // std::regex recurses per character: a line of ~40,000 overflowed the stack (SIGSEGV).
+        // A progress line has about 200.
+        constexpr size_t kMaxProgressLine = 4096;
+        if (l.text.size() > kMaxProgressLine)
+        {
+            Fail(path, l.number,
+                 fmt::format("expected a progress line of at most {} characters, got {}",
+                             kMaxProgressLine, l.text.size()));
+        }
         std::smatch m;
         if (!std::regex_search(l.text, m, progress))
         {
@@ -363,9 +373,20 @@ ReadPyTorchLog(const std::string& path)
             continue; // e.g. an "Epoch: [0] summary" line without batch times
         }
         IterationSample s;
-        uint64_t epoch = std::stoull(m[1]);
-        uint64_t batch = std::stoull(m[2]);
-        uint64_t perEpoch = std::stoull(m[3]);
+        uint64_t epoch = 0;
+        uint64_t batch = 0;
+        uint64_t perEpoch = 0;
+        try
+        {
+            epoch = std::stoull(m[1]);
+            batch = std::stoull(m[2]);
+            perEpoch = std::stoull(m[3]);
+        }
+        catch (const std::out_of_range&)
+        {
+            Fail(path, l.number,
+                 fmt::format("expected an epoch and a batch that fit 64 bits, got '{}'", l.text));
+        }
         double t = 0;
         if (!IsNumber(m[4], t) || t < 0)
         {
@@ -376,7 +397,17 @@ ReadPyTorchLog(const std::string& path)
         std::smatch tm;
         if (std::regex_search(l.text, tm, tag))
         {
-            s.worker = std::stoi(tm[2]);
+            try
+            {
+                s.worker = std::stoi(tm[2]);
+            }
+            catch (const std::out_of_range&)
+            {
+                Fail(path, l.number,
+                     fmt::format(
+                         "expected a rank tag '[n,rank]' with a rank that fits an int, got '{}'",
+                         l.text));
+            }
         }
         s.line = l.number;
         samples.push_back(s);
@@ -422,7 +453,8 @@ ReadGenericIterationCsv(const std::string& path)
     for (size_t i = 1; i < lines.size(); ++i)
     {
         auto v = Numbers(path, lines[i], withCross ? three : two);
-        if (v[0] < 0 || v[0] != std::floor(v[0]) || v[1] < 0)
+        // 2^64: larger iteration numbers do not fit the sample (converting them is undefined).
+        if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] >= 18446744073709551616.0 || v[1] < 0)
         {
             Fail(path, lines[i].number,
                  "expected a whole iteration number and a non-negative duration");

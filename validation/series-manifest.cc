@@ -97,7 +97,7 @@ LoadSeries(const std::string& manifestPath)
     {
         m = json::parse(in);
     }
-    catch (const json::parse_error& e)
+    catch (const json::exception& e) // parse_error, or out_of_range: a number beyond a double
     {
         throw TraceError(fmt::format("{}: invalid JSON: {}", manifestPath, e.what()));
     }
@@ -107,14 +107,22 @@ LoadSeries(const std::string& manifestPath)
     Series s;
     s.manifest = mp;
     s.name = String(mp, m, "", "name");
-    s.description = m.value("description", "");
+    s.description = m.contains("description") ? String(mp, m, "", "description") : "";
     std::filesystem::path folder
         = std::filesystem::path(mp).parent_path() / String(mp, m, "", "folder");
     const json& e = m.contains("experiment") ? m.at("experiment") : json();
     CheckKeys(mp, "experiment", e, { "configuration", "transport", "workers", "cross_traffic" });
     s.configuration = String(mp, e, "experiment", "configuration", { "A", "B" });
     s.transport = String(mp, e, "experiment", "transport", { "rdma", "tcp" });
-    s.workers = static_cast<int>(Number(mp, e, "experiment", "workers"));
+    const double workers = Number(mp, e, "experiment", "workers");
+    if (!(workers >= 1 && workers <= 1024 && workers == std::floor(workers)))
+    {
+        Fail(mp, "experiment.workers",
+             fmt::format("expected a whole number of workers from 1 to "
+                         "1024, got {}",
+                         e.at("workers").dump()));
+    }
+    s.workers = static_cast<int>(workers);
     s.crossTraffic
         = String(mp, e, "experiment", "cross_traffic", { "iperf", "websearch", "burst" });
     if (m.contains("scenario"))
@@ -131,6 +139,10 @@ LoadSeries(const std::string& manifestPath)
     { return (folder / String(mp, obj, where, "file")).lexically_normal().string(); };
 
     const json models = m.value("models", json::array());
+    if (!models.is_array())
+    {
+        Fail(mp, "models", "expected an array of {model, iterations, ...}");
+    }
     for (size_t i = 0; i < models.size(); ++i)
     {
         const std::string where = fmt::format("models[{}]", i);
@@ -139,6 +151,11 @@ LoadSeries(const std::string& manifestPath)
             mp, where, md,
             { "model", "iterations", "cross_traffic", "idle_index", "index_is_requested_gbps" });
         const std::string model = String(mp, md, where, "model");
+        if (md.contains("index_is_requested_gbps")
+            && !md.at("index_is_requested_gbps").is_boolean())
+        {
+            Fail(mp, where + ".index_is_requested_gbps", "expected true or false");
+        }
         const bool requested = md.value("index_is_requested_gbps", false);
         const bool hasIdle = md.contains("idle_index") && !md.at("idle_index").is_null();
         const double idleIndex = hasIdle ? Number(mp, md, where, "idle_index") : -1;
@@ -194,6 +211,10 @@ LoadSeries(const std::string& manifestPath)
     }
 
     const json cdfs = m.value("cdfs", json::array());
+    if (!cdfs.is_array())
+    {
+        Fail(mp, "cdfs", "expected an array of {file, model, requested_gbps, transport}");
+    }
     for (size_t i = 0; i < cdfs.size(); ++i)
     {
         const std::string where = fmt::format("cdfs[{}]", i);
