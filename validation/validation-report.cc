@@ -411,11 +411,14 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
     std::vector<SeriesSummary> summaries = SummariseSeries(points);
     std::string plotProblem;
     std::vector<std::string> pngs = WriteValidationPlots(dir, points, cdfs, plotProblem);
-    WriteFileAtomically((dir / "points.csv").string(), PointsCsv(points));
-    WriteFileAtomically((dir / "series.csv").string(), SeriesCsv(summaries));
-    WriteFileAtomically((dir / "cdfs.csv").string(), CdfsCsv(cdfs));
-    WriteFileAtomically((dir / "report.md").string(),
-                        ReportMarkdown(points, cdfs, summaries, meta, pngs, plotProblem));
+    // The tables and report.md as one set (report.md last): a full disk or a kill leaves the
+    // previous report or none, never new tables beside an old report.
+    WriteFileSetAtomically(
+        dir.string(),
+        { { "points.csv", PointsCsv(points) },
+          { "series.csv", SeriesCsv(summaries) },
+          { "cdfs.csv", CdfsCsv(cdfs) },
+          { "report.md", ReportMarkdown(points, cdfs, summaries, meta, pngs, plotProblem) } });
 }
 
 } // namespace flumen
