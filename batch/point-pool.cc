@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -15,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <sys/wait.h>
 
 namespace flumen
 {
@@ -145,93 +147,123 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
     std::map<pid_t, Running> running;
     size_t next = 0;
     bool report = false;
-    while (next < pending.size() || !running.empty())
+    try
     {
-        while (next < pending.size() && running.size() < options.jobs)
+        while (next < pending.size() || !running.empty())
         {
-            size_t i = pending[next++];
-            const auto& p = points[i];
-            fs::path tmp = dir / fmt::format("{}.tmp.{}", p.id, ProcessTag());
-            fs::create_directories(tmp, ec);
-            // A stable path, so that messages name the same file on every run; it stays beside
-            // a failed point's record for reproduction, and moves into a finished point.
-            std::string scen = (dir / (p.id + ".scenario.json")).string();
-            WriteFileAtomically(scen, p.scenario.dump(2) + "\n");
-            std::string log = (tmp / "log.txt").string();
-            std::vector<std::string> args
-                = { runBinary.string(), scen, "--out", tmp.string(), "--quiet" };
-            args.insert(args.end(), options.extraArgs.begin(), options.extraArgs.end());
-            SpawnOptions spawn;
-            spawn.outputFile = log;
-            running[StartProgram(args, spawn)] = { i, tmp };
-        }
-        if (report) // after the refill, so that "running" counts what runs now
-        {
-            report = false;
-            double elapsed
-                = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            size_t finishedNow = result.done + result.failed;
-            size_t left = pending.size() - finishedNow;
-            double eta = finishedNow ? elapsed / finishedNow * left : 0;
-            std::cerr << fmt::format("[{}] {}/{} done ({} skipped), {} failed, {} running, "
-                                     "elapsed {}, ETA {}\n",
-                                     label, result.skipped + result.done, points.size(),
-                                     result.skipped, result.failed, running.size(),
-                                     FormatDuration(elapsed), FormatDuration(eta));
-        }
-        // A signal we handle (SIGTERM of a SLURM task) does not end the wait: the child tells.
-        std::optional<EndedChild> ended = WaitForAnyChild();
-        if (!ended)
-        {
-            break;
-        }
-        auto it = running.find(ended->pid);
-        if (it == running.end())
-        {
-            continue;
-        }
-        Running r = it->second;
-        running.erase(it);
-        const auto& p = points[r.index];
-        bool ok = ended->exit.Succeeded() && fs::exists(r.tmp / "summary.json");
-        const fs::path scen = dir / (p.id + ".scenario.json");
-        if (ok)
-        {
-            fs::copy_file(scen, r.tmp / "scenario.json", fs::copy_options::overwrite_existing, ec);
-            fs::rename(r.tmp, dir / p.id, ec); // atomic: the point appears whole
-            if (ec)
+            while (next < pending.size() && running.size() < options.jobs)
             {
-                fs::remove_all(r.tmp, ec); // another run finished it meanwhile
+                size_t i = pending[next++];
+                const auto& p = points[i];
+                fs::path tmp = dir / fmt::format("{}.tmp.{}", p.id, ProcessTag());
+                fs::create_directories(tmp, ec);
+                // A stable path, so that messages name the same file on every run; it stays beside
+                // a failed point's record for reproduction, and moves into a finished point.
+                std::string scen = (dir / (p.id + ".scenario.json")).string();
+                WriteFileAtomically(scen, p.scenario.dump(2) + "\n");
+                std::string log = (tmp / "log.txt").string();
+                std::vector<std::string> args
+                    = { runBinary.string(), scen, "--out", tmp.string(), "--quiet" };
+                args.insert(args.end(), options.extraArgs.begin(), options.extraArgs.end());
+                SpawnOptions spawn;
+                spawn.outputFile = log;
+                running[StartProgram(args, spawn)] = { i, tmp };
             }
-            fs::remove(scen, ec);
-            try
+            if (report) // after the refill, so that "running" counts what runs now
             {
-                result.wallSeconds
-                    += json::parse(ReadTextFile(dir / p.id / "summary.json"))["wall_time_s"]
-                           .get<double>();
+                report = false;
+                double elapsed
+                    = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                          .count();
+                size_t finishedNow = result.done + result.failed;
+                size_t left = pending.size() - finishedNow;
+                double eta = finishedNow ? elapsed / finishedNow * left : 0;
+                std::cerr << fmt::format("[{}] {}/{} done ({} skipped), {} failed, {} running, "
+                                         "elapsed {}, ETA {}\n",
+                                         label, result.skipped + result.done, points.size(),
+                                         result.skipped, result.failed, running.size(),
+                                         FormatDuration(elapsed), FormatDuration(eta));
             }
-            catch (const std::exception&)
+            // A signal we handle (SIGTERM of a SLURM task) does not end the wait: the child tells.
+            std::optional<EndedChild> ended = WaitForAnyChild();
+            if (!ended)
             {
+                break;
             }
-            ++result.done;
+            auto it = running.find(ended->pid);
+            if (it == running.end())
+            {
+                continue;
+            }
+            Running r = it->second;
+            running.erase(it);
+            const auto& p = points[r.index];
+            bool ok = ended->exit.Succeeded() && fs::exists(r.tmp / "summary.json");
+            const fs::path scen = dir / (p.id + ".scenario.json");
+            if (ok)
+            {
+                fs::copy_file(scen, r.tmp / "scenario.json", fs::copy_options::overwrite_existing,
+                              ec);
+                fs::rename(r.tmp, dir / p.id, ec); // atomic: the point appears whole
+                if (ec)
+                {
+                    fs::remove_all(r.tmp, ec); // another run finished it meanwhile
+                }
+                fs::remove(scen, ec);
+                try
+                {
+                    result.wallSeconds
+                        += json::parse(ReadTextFile(dir / p.id / "summary.json"))["wall_time_s"]
+                               .get<double>();
+                }
+                catch (const std::exception&)
+                {
+                }
+                ++result.done;
+            }
+            else
+            {
+                json record = { { "point", p.id },
+                                { "about", p.about },
+                                { "error", ended->exit.Describe() },
+                                { "log", Tail(ReadTextFile(r.tmp / "log.txt"), 5) } };
+                WriteFileAtomically((dir / (p.id + ".failed.json")).string(),
+                                    record.dump(2) + "\n");
+                fs::remove_all(r.tmp, ec);
+                ++result.failed;
+            }
+            report = true;
+            if (report && running.empty() && next >= pending.size())
+            {
+                std::cerr << fmt::format("[{}] {}/{} done ({} skipped), {} failed\n", label,
+                                         result.skipped + result.done, points.size(),
+                                         result.skipped, result.failed);
+            }
         }
-        else
+    }
+    catch (...)
+    {
+        // A failure of the pool itself (a full disk for a record, say): the runs under way are
+        // stopped and their folders removed, so that nothing half done stays behind.
+        for (const auto& [pid, r] : running)
         {
-            json record = { { "point", p.id },
-                            { "about", p.about },
-                            { "error", ended->exit.Describe() },
-                            { "log", Tail(ReadTextFile(r.tmp / "log.txt"), 5) } };
-            WriteFileAtomically((dir / (p.id + ".failed.json")).string(), record.dump(2) + "\n");
+            ::kill(pid, SIGTERM);
+            int status = 0;
+            ::waitpid(pid, &status, 0);
             fs::remove_all(r.tmp, ec);
-            ++result.failed;
         }
-        report = true;
-        if (report && running.empty() && next >= pending.size())
+        // ... and a folder made for a run that never started.
+        const std::string ours = ".tmp." + ProcessTag();
+        for (const auto& e : fs::directory_iterator(dir, ec))
         {
-            std::cerr << fmt::format("[{}] {}/{} done ({} skipped), {} failed\n", label,
-                                     result.skipped + result.done, points.size(), result.skipped,
-                                     result.failed);
+            const std::string name = e.path().filename().string();
+            if (name.size() > ours.size()
+                && name.compare(name.size() - ours.size(), ours.size(), ours) == 0)
+            {
+                fs::remove_all(e.path(), ec);
+            }
         }
+        throw;
     }
     return result;
 }

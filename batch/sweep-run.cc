@@ -1,5 +1,6 @@
 #include "sweep-run.h"
 
+#include "atomic-file.h"
 #include "folder-lock.h"
 #include "slurm-submit.h"
 #include "sweep-status.h"
@@ -45,6 +46,7 @@ RunSweepLocally(const SweepOptions& o, const Sweep& sweep)
 {
     // One local sweep per folder (SLURM array tasks share it by design: one point each).
     FolderLock lock(o.out, "flumen sweep " + o.file);
+    RemoveStaleTemporaries(o.out); // a killed sweep's results.csv.tmp.*, now that it is ours
     const fs::path points = fs::path(o.out) / "points";
     PoolResult run = RunPointPool(PoolPoints(sweep), points, SweepPoolOptions(o, "sweep", o.jobs));
     auto states = ClassifySweepPoints(sweep, points, {}, {});

@@ -9,6 +9,7 @@
 // What runs, and with what simulated-time budget: validation-plan.h; how the runs become
 // points (censored ones included): validation-collate.h.
 // Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
+#include "atomic-file.h"
 #include "folder-lock.h"
 #include "point-pool.h"
 #include "scenario.h"
@@ -166,6 +167,7 @@ main(int argc, char** argv)
     try
     {
         lock = std::make_unique<flumen::FolderLock>(o.out, "flumen validate");
+        flumen::RemoveStaleTemporaries(o.out); // a killed validate's, now that the folder is ours
     }
     catch (const std::exception& e)
     {

@@ -56,19 +56,15 @@ WriteFileAtomically(const std::string& path, const std::string& content)
     }
 }
 
-void
-WriteFileSetAtomically(const std::string& dir,
-                       const std::vector<std::pair<std::string, std::string>>& files)
+namespace
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const bool created = !fs::exists(dir, ec);
-    fs::create_directories(dir, ec);
-    if (ec)
-    {
-        throw std::runtime_error(
-            fmt::format("{}: cannot create the output folder: {}", dir, ec.message()));
-    }
+
+// Writes every file of the set beside its target, then renames them into place, the last one
+// (the marker) last, after removing the old marker.
+void
+ReplaceFilesInFolder(const std::string& dir,
+                     const std::vector<std::pair<std::string, std::string>>& files)
+{
     std::vector<std::string> temporaries;
     try
     {
@@ -100,11 +96,69 @@ WriteFileSetAtomically(const std::string& dir,
         {
             std::remove(tmp.c_str());
         }
-        if (created)
-        {
-            fs::remove(dir, ec); // only if still empty: nothing of this attempt stays
-        }
         throw;
+    }
+}
+
+} // namespace
+
+void
+WriteFileSetAtomically(const std::string& dir,
+                       const std::vector<std::pair<std::string, std::string>>& files)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(dir, ec))
+    {
+        ReplaceFilesInFolder(dir, files);
+        return;
+    }
+    // A new folder is filled under a temporary name beside it and renamed whole: a kill at
+    // any moment leaves the folder complete or absent.
+    fs::path target = fs::path(dir).lexically_normal();
+    if (target.filename().empty())
+    {
+        target = target.parent_path();
+    }
+    if (!target.parent_path().empty())
+    {
+        fs::create_directories(target.parent_path(), ec);
+    }
+    const std::string tmp = fmt::format("{}.tmp.{}", target.string(), ProcessTag());
+    fs::remove_all(tmp, ec);
+    if (!fs::create_directory(tmp, ec))
+    {
+        throw std::runtime_error(
+            fmt::format("{}: cannot create the output folder: {}", dir, ec.message()));
+    }
+    try
+    {
+        ReplaceFilesInFolder(tmp, files);
+        if (std::rename(tmp.c_str(), target.c_str()) != 0)
+        {
+            throw std::runtime_error(
+                fmt::format("{}: cannot create the output folder: {}", dir, std::strerror(errno)));
+        }
+    }
+    catch (...)
+    {
+        fs::remove_all(tmp, ec);
+        throw;
+    }
+}
+
+void
+RemoveStaleTemporaries(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    {
+        if (it->path().filename().string().find(".tmp.") != std::string::npos)
+        {
+            std::error_code ignored;
+            fs::remove_all(it->path(), ignored);
+        }
     }
 }
 

@@ -19,11 +19,18 @@ void WriteFileAtomically(const std::string& path, const std::string& content);
  * one last. The last file marks a complete set: it is removed before the others are replaced
  * and renamed in after them, so a reader that finds it finds the whole new set, and a failure
  * (full disk, kill) leaves either the old set or no marker, never a mixed one. A `dir` that
- * did not exist is created, and removed again if writing fails. Throws std::runtime_error
- * naming the path; the temporary files are removed.
+ * did not exist is filled under a temporary name beside it and renamed into place whole, so
+ * that it is either complete or absent. Throws std::runtime_error naming the path; the
+ * temporary files are removed (a kill -9 may leave them, named "<name>.tmp.<tag>").
  */
 void WriteFileSetAtomically(const std::string& dir,
                             const std::vector<std::pair<std::string, std::string>>& files);
+
+/**
+ * Removes the temporaries ("<name>.tmp.<tag>", files or folders) that killed writers left
+ * directly in `dir`. Only for a folder this process owns (it holds the folder's lock).
+ */
+void RemoveStaleTemporaries(const std::string& dir);
 
 /**
  * A name for this process that is unique across the hosts sharing a file system

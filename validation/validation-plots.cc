@@ -33,14 +33,12 @@ AppendPlotBlock(std::string& data, const std::string& model,
     data += rows.empty() ? std::string(emptyRow) + "\n\n\n" : "\n\n";
 }
 
-} // namespace
-
+// The plot data, the gnuplot script and (when gnuplot runs) the PNGs, into `tmp`.
 std::vector<std::string>
-WriteValidationPlots(const fs::path& dir, const std::vector<ValidatedPoint>& points,
-                     const std::vector<ValidatedCdf>& cdfs, std::string& problem)
+DrawPlots(const fs::path& tmp, const std::vector<ValidatedPoint>& points,
+          const std::vector<ValidatedCdf>& cdfs, std::string& problem)
 {
     std::vector<std::string> pngs;
-    fs::path tmp = dir / fmt::format("plots.tmp.{}", getpid());
     std::error_code ec;
     fs::remove_all(tmp, ec);
     fs::create_directories(tmp, ec);
@@ -177,17 +175,28 @@ WriteValidationPlots(const fs::path& dir, const std::vector<ValidatedPoint>& poi
     {
         problem = fmt::format("gnuplot failed or is missing (exit {}); see {}/gnuplot.log; the "
                               "plot data and script are in plots/",
-                              rc, (dir / "plots").string());
-        pngs.clear();
-    }
-    fs::remove_all(dir / "plots", ec);
-    fs::rename(tmp, dir / "plots", ec);
-    if (ec)
-    {
-        problem = "cannot move the plots into place: " + ec.message();
+                              rc, (tmp.parent_path() / "plots").string());
         pngs.clear();
     }
     return pngs;
+}
+
+} // namespace
+
+std::vector<std::string>
+DrawValidationPlots(const fs::path& staging, const std::vector<ValidatedPoint>& points,
+                    const std::vector<ValidatedCdf>& cdfs, std::string& problem)
+{
+    try
+    {
+        return DrawPlots(staging, points, cdfs, problem);
+    }
+    catch (...)
+    {
+        std::error_code ec;
+        fs::remove_all(staging, ec);
+        throw;
+    }
 }
 
 } // namespace flumen

@@ -14,13 +14,14 @@ namespace flumen
 {
 
 /**
- * Writes the plots into dir/plots (replacing what was there); returns the PNG names, or none
- * and why in `problem` (e.g. no gnuplot: the data and script are still there).
+ * Draws the plots into `staging` (a new folder, later moved to dir/plots by the caller);
+ * returns the PNG names, or none and why in `problem` (e.g. no gnuplot: the data and script
+ * are still there). Throws when the files cannot be written; `staging` is then removed.
  */
-std::vector<std::string> WriteValidationPlots(const std::filesystem::path& dir,
-                                              const std::vector<ValidatedPoint>& points,
-                                              const std::vector<ValidatedCdf>& cdfs,
-                                              std::string& problem);
+std::vector<std::string> DrawValidationPlots(const std::filesystem::path& staging,
+                                             const std::vector<ValidatedPoint>& points,
+                                             const std::vector<ValidatedCdf>& cdfs,
+                                             std::string& problem);
 
 } // namespace flumen
 

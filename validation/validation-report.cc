@@ -410,15 +410,34 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
     fs::create_directories(dir);
     std::vector<SeriesSummary> summaries = SummariseSeries(points);
     std::string plotProblem;
-    std::vector<std::string> pngs = WriteValidationPlots(dir, points, cdfs, plotProblem);
+    const fs::path staging = dir / fmt::format("plots.tmp.{}", ProcessTag());
+    std::vector<std::string> pngs = DrawValidationPlots(staging, points, cdfs, plotProblem);
     // The tables and report.md as one set (report.md last): a full disk or a kill leaves the
-    // previous report or none, never new tables beside an old report.
-    WriteFileSetAtomically(
-        dir.string(),
-        { { "points.csv", PointsCsv(points) },
-          { "series.csv", SeriesCsv(summaries) },
-          { "cdfs.csv", CdfsCsv(cdfs) },
-          { "report.md", ReportMarkdown(points, cdfs, summaries, meta, pngs, plotProblem) } });
+    // previous report or none, never new tables beside an old report. The plots move in after
+    // it (a kill between the two leaves the new report beside the previous plots).
+    try
+    {
+        WriteFileSetAtomically(
+            dir.string(),
+            { { "points.csv", PointsCsv(points) },
+              { "series.csv", SeriesCsv(summaries) },
+              { "cdfs.csv", CdfsCsv(cdfs) },
+              { "report.md", ReportMarkdown(points, cdfs, summaries, meta, pngs, plotProblem) } });
+    }
+    catch (...)
+    {
+        std::error_code ec;
+        fs::remove_all(staging, ec);
+        throw;
+    }
+    std::error_code ec;
+    fs::remove_all(dir / "plots", ec);
+    fs::rename(staging, dir / "plots", ec);
+    if (ec)
+    {
+        throw std::runtime_error(fmt::format("{}: cannot move the plots into place: {}",
+                                             (dir / "plots").string(), ec.message()));
+    }
 }
 
 } // namespace flumen
