@@ -51,10 +51,15 @@ main(int argc, char** argv)
                 }
             }
         }
+        else if (a == "-h" || a == "--help")
+        {
+            std::cout << kUsage;
+            return 0;
+        }
         else
         {
             std::cerr << "flumen bench: unknown argument '" << a << "'\n" << kUsage;
-            return a == "-h" || a == "--help" ? 0 : 2;
+            return 2;
         }
     }
     // 1 s: BERT-large computes for about 0.5 s before its first all-reduce, and the job's

@@ -1,0 +1,275 @@
+// Bad input as a user meets it, through the commands themselves: every case must exit 2 with a
+// message naming the file (or option) and the key or line at fault, and leave no output. The
+// test prints how many cases of each kind were tried.
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+namespace fs = std::filesystem;
+using namespace flumen;
+
+namespace
+{
+
+struct BadInput
+{
+    std::string kind;    //!< the input kind, for the tally
+    std::string program; //!< run, sweep, validate, calibrate
+    std::string file;    //!< written to the test folder as bad.json (or bad.txt), "" for none
+    std::string args;    //!< {file}, {dir} and {out} are replaced
+    std::vector<std::string> named; //!< what the message must name (file, key, line, option)
+};
+
+const std::string kQuickstart = FLUMEN_SOURCE_DIR "/scenarios/quickstart.json";
+
+std::vector<BadInput>
+Cases()
+{
+    const std::string run = "{file} --out {out}";
+    const std::string sweep = "{file} --out {out}";
+    std::vector<BadInput> c = {
+        // Scenario files.
+        { "scenario file",
+          "run",
+          "{\"job\": {\"model\": \"resnet50\"",
+          run,
+          { "bad.json:1", "JSON" } },
+        { "scenario file", "run", "", run, { "bad.json", "invalid JSON" } },
+        { "scenario file", "run", "[1, 2]", run, { "bad.json", "JSON object" } },
+        { "scenario file",
+          "run",
+          "{\"job\": {\"modle\": \"resnet50\"}}",
+          run,
+          { "bad.json", "job.modle" } },
+        { "scenario file",
+          "run",
+          "{\"job\": {\"iterations\": \"three\"}}",
+          run,
+          { "bad.json", "job.iterations", "integer" } },
+        { "scenario file",
+          "run",
+          "{\"job\": {\"iterations\": -2}}",
+          run,
+          { "bad.json", "job.iterations", "between" } },
+        { "scenario file",
+          "run",
+          "{\"job\": {\"iterations\": 2.5}}",
+          run,
+          { "bad.json", "job.iterations" } },
+        { "scenario file",
+          "run",
+          "{\"job\": {\"model\": \"resnet51\"}}",
+          run,
+          { "bad.json", "job.model", "resnet51" } },
+        { "scenario file",
+          "run",
+          "{\"cross_traffic\": {\"load_gbps\": 1e400}}",
+          run,
+          { "bad.json", "cross_traffic.load_gbps" } },
+        { "scenario file",
+          "run",
+          "{\"cross_traffic\": {\"type\": \"websearch\", \"load_gbps\": 60}}",
+          run,
+          { "bad.json", "cross_traffic.load_gbps" } },
+        { "scenario file",
+          "run",
+          "{\"cross_traffic\": {\"type\": \"tsunami\"}}",
+          run,
+          { "bad.json", "cross_traffic.type" } },
+        { "scenario file",
+          "run",
+          "{\"job\": {\"transport\": \"rdma\"}, \"topology\": {\"link_rate_gbps\": -1}}",
+          run,
+          { "bad.json", "topology.link_rate_gbps" } },
+        { "scenario file",
+          "run",
+          "{\"models\": {\"m\": {\"parameters\": 0}}, \"job\": {\"model\": \"m\"}}",
+          run,
+          { "bad.json", "models.m" } },
+        { "scenario file", "run", "{\"job\": 5}", run, { "bad.json", "job" } },
+        { "scenario file", "run", "{\"seed\": 18446744073709551616}", run, { "bad.json", "seed" } },
+        { "scenario file",
+          "run",
+          "",
+          "{dir}/missing.json --out {out}",
+          { "missing.json", "cannot open" } },
+        // --set overrides and options.
+        { "--set and options",
+          "run",
+          "",
+          kQuickstart + " --set cross_traffic.load_gbps=1e309 --out {out}",
+          { "--set", "cross_traffic.load_gbps" } },
+        { "--set and options",
+          "run",
+          "",
+          kQuickstart + " --set nokey --out {out}",
+          { "--set", "key=value" } },
+        { "--set and options",
+          "run",
+          "",
+          kQuickstart + " --set job.warp=1 --out {out}",
+          { "--set", "job.warp" } },
+        { "--set and options",
+          "run",
+          "",
+          kQuickstart + " --set job.iterations=many --out {out}",
+          { "job.iterations" } },
+        { "--set and options", "run", "", kQuickstart + " --bogus --out {out}", { "--bogus" } },
+        { "--set and options", "run", "", kQuickstart + " --out", { "--out" } },
+        { "--set and options",
+          "sweep",
+          "{\"base\": {}, \"grid\": {\"job.iterations\": [3]}, \"seeds\": [1]}",
+          "{file} --out {out} --jobs 0",
+          { "--jobs" } },
+        { "--set and options",
+          "validate",
+          "",
+          test::kManifests + "iperf-rdma-configA.json --out {out} --max-sim-s -1",
+          { "--max-sim-s" } },
+        { "--set and options",
+          "validate",
+          "",
+          test::kManifests + "iperf-rdma-configA.json --out {out} --models nosuch",
+          { "nosuch" } },
+        // Sweep files.
+        { "sweep file",
+          "sweep",
+          "{\"base\": {}, \"grid\": {\"job.iterations\": [1e400]}, \"seeds\": [1]}",
+          sweep,
+          { "bad.json", "job.iterations" } },
+        { "sweep file",
+          "sweep",
+          "{\"base\": {}, \"grid\": {\"job.warp\": [1]}, \"seeds\": [1]}",
+          sweep,
+          { "bad.json", "job.warp" } },
+        { "sweep file",
+          "sweep",
+          "{\"base\": {}, \"grid\": {\"job.iterations\": [3]}, \"seeds\": []}",
+          sweep,
+          { "bad.json", "seeds" } },
+        { "sweep file",
+          "sweep",
+          "{\"base\": {}, \"grid\": {\"job.iterations\": 3}, \"seeds\": [1]}",
+          sweep,
+          { "bad.json", "grid.job.iterations" } },
+        { "sweep file",
+          "sweep",
+          "{\"base\": {}, \"grid\": {\"job.iterations\": [0]}, \"seeds\": [1]}",
+          sweep,
+          { "bad.json", "job.iterations=0" } },
+        { "sweep file",
+          "sweep",
+          "{\"base_file\": \"nothere.json\", \"grid\": {}, \"seeds\": [1]}",
+          sweep,
+          { "nothere.json" } },
+        { "sweep file",
+          "sweep",
+          "{\"base\": {}, \"grid\": {}, \"seeds\": [1], \"extra\": 1}",
+          sweep,
+          { "bad.json", "extra" } },
+        { "sweep file", "sweep", "{\"base\": {}, \"grid\": {", sweep, { "bad.json", "JSON" } },
+        // Series manifests.
+        { "series manifest",
+          "validate",
+          "{\"name\": \"x\"}",
+          "{file} --out {out}",
+          { "bad.json", "folder" } },
+        { "series manifest",
+          "validate",
+          "{\"name\": \"x\", \"folder\": \"nowhere\", \"models\": []}",
+          "{file} --out {out}",
+          { "bad.json" } },
+        { "series manifest", "validate", "not json", "{file} --out {out}", { "bad.json" } },
+        { "series manifest",
+          "calibrate",
+          "{\"name\": \"x\"}",
+          "{file} --out {out}/cal.json",
+          { "bad.json" } },
+        // Calibration files.
+        { "calibration file",
+          "run",
+          "{\"job\": {\"model\": \"resnet50\"",
+          kQuickstart + " --calibration {file} --out {out}",
+          { "bad.json" } },
+        { "calibration file",
+          "run",
+          "{\"models\": 3}",
+          kQuickstart + " --calibration {file} --out {out}",
+          { "bad.json", "models" } },
+        { "calibration file",
+          "run",
+          "[]",
+          kQuickstart + " --calibration {file} --out {out}",
+          { "bad.json" } },
+        // Load files and flow-size CDFs (replayed and web-search cross traffic).
+        { "load file",
+          "run",
+          "",
+          "{dir}/replay.json --out {out}",
+          { "cross_traffic.file", "bad.txt:3", "size_bytes" } },
+        { "flow-size CDF",
+          "run",
+          "",
+          "{dir}/cdf.json --out {out}",
+          { "cross_traffic.size_cdf", "bad.txt:2" } },
+    };
+    return c;
+}
+
+} // namespace
+
+TEST(BadInput, EveryKindExitsTwoNamingWhatIsWrongAndWritesNothing)
+{
+    std::map<std::string, int> tried;
+    std::map<std::string, std::vector<std::string>> texts = {
+        { "load file", { "3\n0 1000 1\n10 abc 2\n20 3000 1\n" } },
+        { "flow-size CDF", { "1 1 0.5\n2 1 0.3\n" } },
+    };
+    for (const auto& c : Cases())
+    {
+        test::TempDir dir;
+        std::string file = dir.Write("bad.json", c.file);
+        if (texts.count(c.kind))
+        {
+            dir.Write("bad.txt", texts[c.kind][0]);
+            dir.Write("replay.json",
+                      "{\"cross_traffic\": {\"type\": \"replay\", \"file\": \"bad.txt\"},"
+                      " \"job\": {\"iterations\": 2, \"warmup_iterations\": 1}}");
+            dir.Write("cdf.json", "{\"cross_traffic\": {\"type\": \"websearch\", \"load_gbps\": 5,"
+                                  " \"size_cdf\": \"bad.txt\"}}");
+        }
+        const std::string out = dir.Path() + "/out";
+        std::string args = c.args;
+        for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+                 { "{file}", file }, { "{dir}", dir.Path() }, { "{out}", out } })
+        {
+            for (size_t at; (at = args.find(from)) != std::string::npos;)
+            {
+                args.replace(at, from.size(), to);
+            }
+        }
+        test::CommandResult r = c.program == "run"        ? test::RunFlumen(args)
+                                : c.program == "sweep"    ? test::RunSweep(args)
+                                : c.program == "validate" ? test::RunValidate(args)
+                                                          : test::RunCalibrate(args);
+        SCOPED_TRACE(c.kind + ": " + c.program + " " + args + "\n" + r.output);
+        EXPECT_EQ(r.exitCode, 2);
+        for (const auto& name : c.named)
+        {
+            EXPECT_NE(r.output.find(name), std::string::npos) << "does not name '" << name << "'";
+        }
+        EXPECT_FALSE(fs::exists(out)) << "left " << out;
+        ++tried[c.kind];
+    }
+    std::string tally;
+    int total = 0;
+    for (const auto& [kind, n] : tried)
+    {
+        tally += " " + kind + " " + std::to_string(n) + ";";
+        total += n;
+    }
+    std::cout << "[measure] bad inputs tried: " << total << " (" << tally.substr(1) << ")\n";
+}
