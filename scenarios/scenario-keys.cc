@@ -406,6 +406,12 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "simulated time to run when job.enabled is false (0 = until the job "
                     "finishes)",
                     0, 1e7, Into(&Scenario::durationS), Unit::Seconds));
+    k.push_back(Choice("simulation.engine", "packet", { "packet", "flow" },
+                       "network model: packet (ns-3 packet level, the reference) or flow (links "
+                       "shared by weighted max-min between flow events: no queues, loss or "
+                       "congestion-control dynamics; the keys it ignores are listed in "
+                       "summary.json, docs/flow-engine.md)",
+                       Into(&Scenario::engine)));
     k.push_back(Choice("simulation.scheduler", "map",
                        { "map", "heap", "calendar", "priority_queue", "list" },
                        "ns-3 event scheduler (map was fastest here; calendar was 16x "

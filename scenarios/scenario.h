@@ -93,6 +93,7 @@ struct Scenario
     bool reportUnfinished = false; //!< simulation.on_max_time = report
     double durationS = 0;
     std::string scheduler;
+    std::string engine; //!< "packet" (the reference) or "flow"
     double progressIntervalS = 0;
 };
 

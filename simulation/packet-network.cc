@@ -269,10 +269,4 @@ PacketNetwork::Packets() const
     return c;
 }
 
-std::unique_ptr<Network>
-BuildNetwork(const Scenario& scenario)
-{
-    return std::make_unique<PacketNetwork>(scenario);
-}
-
 } // namespace flumen

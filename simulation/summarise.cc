@@ -1,5 +1,7 @@
 #include "summarise.h"
 
+#include "flow-network.h"
+
 #include "cross-traffic.h"
 #include "packet-network.h"
 
@@ -224,6 +226,11 @@ Summarise(const FinishedRun& run)
         }
     }
     sm.name = s.name;
+    sm.engine = s.engine;
+    if (s.engine == "flow")
+    {
+        sm.engineIgnores = FlowEngineIgnoredKeys();
+    }
     sm.iterations = s.jobEnabled ? s.iterations - s.warmupIterations : 0;
     sm.warmupIterations = s.jobEnabled ? s.warmupIterations : 0;
     sm.workers = m.Workers();

@@ -140,6 +140,11 @@ ToJson(const RunSummary& s)
 {
     json j;
     j["name"] = s.name;
+    j["engine"] = s.engine;
+    if (!s.engineIgnores.empty())
+    {
+        j["engine_ignores"] = s.engineIgnores;
+    }
     j["iterations"] = s.iterations;
     j["warmup_iterations"] = s.warmupIterations;
     j["workers"] = s.workers;
@@ -230,6 +235,11 @@ RunSummaryFromJson(const json& j, const std::string& source)
     Reader r(j, source, "");
     RunSummary s;
     s.name = r.Get<std::string>("name");
+    s.engine = r.Has("engine") ? r.Get<std::string>("engine") : "packet"; // older runs: packet
+    if (r.Has("engine_ignores"))
+    {
+        s.engineIgnores = r.Get<std::vector<std::string>>("engine_ignores");
+    }
     s.iterations = r.Get<uint32_t>("iterations");
     s.warmupIterations = r.Get<uint32_t>("warmup_iterations");
     s.workers = r.Get<uint32_t>("workers");

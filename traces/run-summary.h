@@ -101,7 +101,9 @@ struct UnfinishedJob
 struct RunSummary
 {
     std::string name;
-    uint32_t iterations = 0; //!< measured per worker
+    std::string engine = "packet";          //!< simulation.engine: "packet" or "flow"
+    std::vector<std::string> engineIgnores; //!< keys this engine does not model (flow)
+    uint32_t iterations = 0;                //!< measured per worker
     uint32_t warmupIterations = 0;
     uint32_t workers = 0;
     SummaryStatistics iterationTimeS; //!< over the measured iterations of every worker

@@ -1,5 +1,7 @@
 #include "training-job-helper.h"
 
+#include "ns3/flow-ring-transport.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
@@ -120,6 +122,12 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
                 rdma->SetAttribute("QueuePair", UintegerValue(c + 1));
                 rdma->SetNode(nodes.Get(rank));
                 rdma->SetNextAddress(addresses[(rank + 1) % n]);
+            }
+            else if (Ptr<FlowRingTransport> flow = DynamicCast<FlowRingTransport>(transport))
+            {
+                flow->SetAttribute("Port", UintegerValue(kTcpListenPortBase + c));
+                flow->SetNode(nodes.Get(rank));
+                flow->SetNextAddress(addresses[(rank + 1) % n]);
             }
             channels.push_back(transport);
         }

@@ -1,0 +1,135 @@
+#include "flow-ring-transport.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowRingTransport");
+NS_OBJECT_ENSURE_REGISTERED(FlowRingTransport);
+
+TypeId
+FlowRingTransport::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FlowRingTransport")
+              .SetParent<RingTransport>()
+              .SetGroupName("Flumen")
+              .AddConstructor<FlowRingTransport>()
+              .AddAttribute("Port", "Port at which every rank receives its predecessor's bytes.",
+                            UintegerValue(45000), MakeUintegerAccessor(&FlowRingTransport::m_port),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("Weight",
+                            "Share of a congested link relative to a weight-1 flow (a TCP "
+                            "connection): the ring link's connections.",
+                            DoubleValue(1.0), MakeDoubleAccessor(&FlowRingTransport::m_weight),
+                            MakeDoubleChecker<double>(1e-6, 1e6))
+              .AddAttribute("WireFactor",
+                            "Link bytes per payload byte (the transport's headers on the wire).",
+                            DoubleValue(1.0), MakeDoubleAccessor(&FlowRingTransport::m_wireFactor),
+                            MakeDoubleChecker<double>(1, 10))
+              .AddAttribute(
+                  "HostCeiling", "Host-side throughput ceiling of the ring link (0 = none).",
+                  DataRateValue(DataRate(0)),
+                  MakeDataRateAccessor(&FlowRingTransport::m_hostCeiling), MakeDataRateChecker())
+              .AddTraceSource("MessageSent", "A message's bytes all left this rank.",
+                              MakeTraceSourceAccessor(&FlowRingTransport::m_messageSentTrace),
+                              "ns3::RingTransport::BytesTracedCallback")
+              .AddTraceSource("MessageReceived", "A posted receive completed.",
+                              MakeTraceSourceAccessor(&FlowRingTransport::m_messageReceivedTrace),
+                              "ns3::RingTransport::BytesTracedCallback");
+    return tid;
+}
+
+FlowRingTransport::FlowRingTransport() = default;
+
+FlowRingTransport::~FlowRingTransport() = default;
+
+void
+FlowRingTransport::DoDispose()
+{
+    m_node = nullptr;
+    m_host = nullptr;
+    RingTransport::DoDispose();
+}
+
+void
+FlowRingTransport::Start()
+{
+    NS_ABORT_MSG_IF(!m_node, "FlowRingTransport: SetNode first");
+    m_host = m_node->GetObject<FluidHost>();
+    NS_ABORT_MSG_IF(!m_host, "FlowRingTransport: the node has no FluidHost");
+    m_host->Bind(m_port, MakeCallback(&FlowRingTransport::HandleArrival, this));
+    m_started = true;
+    SendNext();
+}
+
+void
+FlowRingTransport::Send(uint64_t bytes)
+{
+    m_outgoing.push_back(bytes);
+    SendNext();
+}
+
+void
+FlowRingTransport::SendNext()
+{
+    if (!m_started || m_sending || m_outgoing.empty())
+    {
+        return;
+    }
+    m_sending = true;
+    m_inFlight = m_outgoing.front();
+    m_outgoing.pop_front();
+    const FluidHost::Route& route = m_host->GetRoute(m_next);
+    FluidNetwork::FlowSpec spec;
+    spec.path = route.links;
+    spec.bytes = static_cast<double>(m_inFlight);
+    spec.weight = m_weight;
+    spec.wireFactor = m_wireFactor;
+    spec.cls = FluidNetwork::JOB;
+    if (m_hostCeiling.GetBitRate() > 0)
+    {
+        spec.capBps = static_cast<double>(m_hostCeiling.GetBitRate());
+    }
+    spec.done = MakeCallback(&FlowRingTransport::HandleFlowDone, this);
+    m_host->GetNetwork()->StartFlow(spec);
+}
+
+void
+FlowRingTransport::HandleFlowDone(uint64_t)
+{
+    const FluidHost::Route& route = m_host->GetRoute(m_next);
+    Simulator::Schedule(route.delay, &FluidHost::Deliver, route.to, m_port, m_inFlight);
+    m_bytesSent += m_inFlight;
+    m_messageSentTrace(m_inFlight);
+    m_sending = false;
+    SendNext();
+}
+
+void
+FlowRingTransport::PostReceive(uint64_t bytes)
+{
+    m_posted.push_back(bytes);
+    HandleArrival(0);
+}
+
+void
+FlowRingTransport::HandleArrival(uint64_t bytes)
+{
+    m_bytesReceived += bytes;
+    m_arrivedUnclaimed += bytes;
+    while (!m_posted.empty() && m_arrivedUnclaimed >= m_posted.front())
+    {
+        const uint64_t done = m_posted.front();
+        m_posted.pop_front();
+        m_arrivedUnclaimed -= done;
+        m_messageReceivedTrace(done);
+        NotifyReceiveComplete(done);
+    }
+}
+
+} // namespace ns3

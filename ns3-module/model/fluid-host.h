@@ -1,0 +1,63 @@
+/*
+ * A host of the flow-level engine, aggregated to its ns-3 node: where it sits in the
+ * FluidNetwork (its routes to the other hosts: links and propagation delay) and its bound
+ * ports, which receive the bytes that flows deliver, as sockets would.
+ */
+#ifndef FLUMEN_FLUID_HOST_H
+#define FLUMEN_FLUID_HOST_H
+
+#include "fluid-network.h"
+
+#include "ns3/callback.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+class FluidHost : public Object
+{
+  public:
+    static TypeId GetTypeId();
+
+    struct Route
+    {
+        Ptr<FluidHost> to;
+        std::vector<uint32_t> links; //!< the FluidNetwork's link ids, in order
+        Time delay;                  //!< propagation along them
+    };
+
+    void SetNetwork(Ptr<FluidNetwork> network) { m_network = network; }
+    Ptr<FluidNetwork> GetNetwork() const { return m_network; }
+    void SetAddress(Ipv4Address address) { m_address = address; }
+    Ipv4Address GetAddress() const { return m_address; }
+
+    void AddRoute(Ipv4Address destination, const Route& route);
+    /** The route to a destination (aborts naming it if there is none). */
+    const Route& GetRoute(Ipv4Address destination) const;
+
+    /** Bytes that arrive for `port` go to `receive` (one receiver per port). */
+    void Bind(uint16_t port, Callback<void, uint64_t> receive);
+    /** Bytes have arrived for `port` (dropped, and counted, if nothing is bound). */
+    void Deliver(uint16_t port, uint64_t bytes);
+    uint64_t GetUndeliveredBytes() const { return m_undelivered; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<FluidNetwork> m_network;
+    Ipv4Address m_address;
+    std::map<Ipv4Address, Route> m_routes;
+    std::map<uint16_t, Callback<void, uint64_t>> m_ports;
+    uint64_t m_undelivered = 0;
+};
+
+} // namespace ns3
+
+#endif

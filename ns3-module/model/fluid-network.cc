@@ -1,0 +1,273 @@
+#include "fluid-network.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidNetwork");
+NS_OBJECT_ENSURE_REGISTERED(FluidNetwork);
+
+TypeId
+FluidNetwork::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FluidNetwork")
+              .SetParent<Object>()
+              .SetGroupName("Flumen")
+              .AddConstructor<FluidNetwork>()
+              .AddAttribute("CompletionSlack",
+                            "A flow whose bytes would all have moved within this many seconds "
+                            "completes now (completion times are rounded to ns-3's nanosecond).",
+                            DoubleValue(1e-9),
+                            MakeDoubleAccessor(&FluidNetwork::m_completionSlackS),
+                            MakeDoubleChecker<double>(0, 1e-3))
+              .AddTraceSource("RatesChanged",
+                              "The rates are about to change; the interval [from, to) had the "
+                              "previous ones (query GetLinkRate within the callback).",
+                              MakeTraceSourceAccessor(&FluidNetwork::m_ratesChangedTrace),
+                              "ns3::FluidNetwork::IntervalTracedCallback");
+    return tid;
+}
+
+FluidNetwork::FluidNetwork() : m_completionSlackS(1e-9) {}
+
+FluidNetwork::~FluidNetwork() = default;
+
+void
+FluidNetwork::DoDispose()
+{
+    Simulator::Cancel(m_completion);
+    m_flows.clear();
+    Object::DoDispose();
+}
+
+uint32_t
+FluidNetwork::AddLink(double bps)
+{
+    NS_ABORT_MSG_IF(!(bps > 0), "FluidNetwork: a link needs a rate above 0");
+    Link l;
+    l.bps = bps;
+    m_links.push_back(l);
+    return static_cast<uint32_t>(m_links.size() - 1);
+}
+
+uint64_t
+FluidNetwork::StartFlow(const FlowSpec& spec)
+{
+    NS_ABORT_MSG_IF(spec.path.empty(), "FluidNetwork: a flow needs a path");
+    NS_ABORT_MSG_IF(!(spec.weight > 0), "FluidNetwork: a flow's weight must be above 0");
+    NS_ABORT_MSG_IF(!(spec.wireFactor >= 1), "FluidNetwork: a flow's wire factor must be >= 1");
+    NS_ABORT_MSG_IF(!(spec.capBps > 0), "FluidNetwork: a flow's cap must be above 0");
+    for (uint32_t l : spec.path)
+    {
+        NS_ABORT_MSG_IF(l >= m_links.size(), "FluidNetwork: no link " << l);
+    }
+    Advance();
+    const uint64_t id = m_nextId++;
+    m_flows[id].spec = spec;
+    Recompute();
+    return id;
+}
+
+void
+FluidNetwork::StopFlow(uint64_t id)
+{
+    auto it = m_flows.find(id);
+    if (it == m_flows.end())
+    {
+        return;
+    }
+    Advance();
+    m_finished[id] = it->second.moved;
+    m_flows.erase(it);
+    Recompute();
+}
+
+double
+FluidNetwork::GetFlowBytes(uint64_t id)
+{
+    Advance();
+    auto it = m_flows.find(id);
+    if (it != m_flows.end())
+    {
+        return it->second.moved;
+    }
+    auto f = m_finished.find(id);
+    return f == m_finished.end() ? 0.0 : f->second;
+}
+
+double
+FluidNetwork::GetFlowRate(uint64_t id) const
+{
+    auto it = m_flows.find(id);
+    return it == m_flows.end() ? 0.0 : it->second.rate;
+}
+
+double
+FluidNetwork::GetLinkBytes(uint32_t link, Class cls)
+{
+    Advance();
+    return m_links.at(link).bytes[cls];
+}
+
+double
+FluidNetwork::GetLinkRate(uint32_t link, Class cls) const
+{
+    return m_links.at(link).rate[cls];
+}
+
+void
+FluidNetwork::Advance()
+{
+    const Time now = Simulator::Now();
+    const double dt = (now - m_lastAdvance).GetSeconds();
+    if (dt <= 0)
+    {
+        return;
+    }
+    for (auto& [id, f] : m_flows)
+    {
+        f.moved = std::min(f.spec.bytes, f.moved + f.rate * dt / 8);
+    }
+    for (auto& l : m_links)
+    {
+        l.bytes[JOB] += l.rate[JOB] * dt / 8;
+        l.bytes[CROSS] += l.rate[CROSS] * dt / 8;
+    }
+    m_lastAdvance = now;
+}
+
+// Weighted max-min with caps, by water-filling: raise a common level x (a flow's rate is
+// x * weight) until a link is full or a flow reaches its cap; fix those flows and go on.
+void
+FluidNetwork::Recompute()
+{
+    ++m_recomputations;
+    const Time now = Simulator::Now();
+    m_ratesChangedTrace(m_ratesSince, now);
+    m_ratesSince = now;
+    std::vector<double> left(m_links.size());
+    std::vector<double> weightOn(m_links.size(), 0.0);
+    for (size_t l = 0; l < m_links.size(); ++l)
+    {
+        left[l] = m_links[l].bps;
+        m_links[l].rate[JOB] = m_links[l].rate[CROSS] = 0;
+    }
+    std::vector<Flow*> open;
+    open.reserve(m_flows.size());
+    for (auto& [id, f] : m_flows)
+    {
+        f.rate = 0;
+        open.push_back(&f);
+        for (uint32_t l : f.spec.path)
+        {
+            weightOn[l] += f.spec.weight;
+        }
+    }
+    while (!open.empty())
+    {
+        double level = kUnbounded;
+        for (size_t l = 0; l < m_links.size(); ++l)
+        {
+            if (weightOn[l] > 0)
+            {
+                level = std::min(level, std::max(0.0, left[l]) / weightOn[l]);
+            }
+        }
+        for (const Flow* f : open)
+        {
+            level = std::min(level, f->spec.capBps * f->spec.wireFactor / f->spec.weight);
+        }
+        // Fix every flow that a full link or its own cap holds at this level.
+        std::vector<bool> full(m_links.size(), false);
+        for (size_t l = 0; l < m_links.size(); ++l)
+        {
+            full[l]
+                = weightOn[l] > 0 && std::max(0.0, left[l]) / weightOn[l] <= level * (1 + 1e-12);
+        }
+        std::vector<Flow*> still;
+        for (Flow* f : open)
+        {
+            const double capWire = f->spec.capBps * f->spec.wireFactor;
+            bool fixed = capWire / f->spec.weight <= level * (1 + 1e-12);
+            for (uint32_t l : f->spec.path)
+            {
+                fixed = fixed || full[l];
+            }
+            if (!fixed)
+            {
+                still.push_back(f);
+                continue;
+            }
+            const double wire = std::min(capWire, level * f->spec.weight);
+            f->rate = wire / f->spec.wireFactor;
+            for (uint32_t l : f->spec.path)
+            {
+                left[l] -= wire;
+                weightOn[l] -= f->spec.weight;
+                m_links[l].rate[f->spec.cls] += wire;
+            }
+        }
+        NS_ASSERT_MSG(still.size() < open.size(), "water-filling made no progress");
+        open.swap(still);
+    }
+    ScheduleNextCompletion();
+}
+
+void
+FluidNetwork::ScheduleNextCompletion()
+{
+    Simulator::Cancel(m_completion);
+    double soonest = kUnbounded;
+    for (const auto& [id, f] : m_flows)
+    {
+        if (f.rate > 0 && std::isfinite(f.spec.bytes))
+        {
+            soonest = std::min(soonest, (f.spec.bytes - f.moved) * 8 / f.rate);
+        }
+    }
+    if (std::isfinite(soonest))
+    {
+        // Rounded up to the next nanosecond, so that the flow is done when the event runs
+        // (less a thousandth of one: rounding in the byte counts must not cost a whole ns).
+        const auto ns = static_cast<int64_t>(std::ceil(std::max(0.0, soonest * 1e9 - 1e-3)));
+        m_completion = Simulator::Schedule(NanoSeconds(ns), &FluidNetwork::CompleteDue, this);
+    }
+}
+
+void
+FluidNetwork::CompleteDue()
+{
+    Advance();
+    std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> done;
+    for (auto it = m_flows.begin(); it != m_flows.end();)
+    {
+        const Flow& f = it->second;
+        const double remaining = f.spec.bytes - f.moved;
+        if (remaining <= f.rate * m_completionSlackS / 8 + 1e-6)
+        {
+            done.emplace_back(it->first, f.spec.done);
+            it = m_flows.erase(it);
+        }
+        else
+        {
+            ++it;
+        }
+    }
+    Recompute();
+    for (auto& [id, cb] : done)
+    {
+        if (!cb.IsNull())
+        {
+            cb(id);
+        }
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,120 @@
+// FluidNetwork: weighted max-min with caps, worked out by hand on small networks, and flows
+// that finish exactly when their bytes at those rates say.
+#include "ns3/fluid-network.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Fluid : ::testing::Test
+{
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    void TearDown() override
+    {
+        net->Dispose();
+        Simulator::Destroy();
+    }
+    FluidNetwork::FlowSpec Spec(std::vector<uint32_t> path, double bytes, double weight = 1,
+                                double cap = FluidNetwork::kUnbounded)
+    {
+        FluidNetwork::FlowSpec s;
+        s.path = std::move(path);
+        s.bytes = bytes;
+        s.weight = weight;
+        s.capBps = cap;
+        return s;
+    }
+};
+
+} // namespace
+
+TEST_F(Fluid, FlowsOnOneLinkShareItByWeight)
+{
+    const uint32_t l = net->AddLink(30e9);
+    const uint64_t a = net->StartFlow(Spec({ l }, FluidNetwork::kUnbounded, 1));
+    const uint64_t b = net->StartFlow(Spec({ l }, FluidNetwork::kUnbounded, 2));
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(a), 10e9);
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(b), 20e9);
+}
+
+TEST_F(Fluid, ACappedFlowLeavesTheRestToTheOthers)
+{
+    const uint32_t l = net->AddLink(25e9);
+    const uint64_t paced = net->StartFlow(Spec({ l }, FluidNetwork::kUnbounded, 1, 5e9));
+    const uint64_t a = net->StartFlow(Spec({ l }, FluidNetwork::kUnbounded, 1));
+    const uint64_t b = net->StartFlow(Spec({ l }, FluidNetwork::kUnbounded, 1));
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(paced), 5e9);
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(a), 10e9);
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(b), 10e9);
+    EXPECT_DOUBLE_EQ(net->GetLinkRate(l, FluidNetwork::CROSS), 25e9);
+}
+
+TEST_F(Fluid, MaxMinAcrossTwoLinks)
+{
+    // Classic example: f1 on links 0 and 1, f2 on 0, f3 on 1; link 0 is 10, link 1 is 30.
+    // Link 0 fixes f1 and f2 at 5 each; f3 takes the 25 left on link 1.
+    const uint32_t l0 = net->AddLink(10e9);
+    const uint32_t l1 = net->AddLink(30e9);
+    const uint64_t f1 = net->StartFlow(Spec({ l0, l1 }, FluidNetwork::kUnbounded));
+    const uint64_t f2 = net->StartFlow(Spec({ l0 }, FluidNetwork::kUnbounded));
+    const uint64_t f3 = net->StartFlow(Spec({ l1 }, FluidNetwork::kUnbounded));
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(f1), 5e9);
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(f2), 5e9);
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(f3), 25e9);
+}
+
+TEST_F(Fluid, HeadersOnTheWireTakeCapacity)
+{
+    const uint32_t l = net->AddLink(10e9);
+    FluidNetwork::FlowSpec s = Spec({ l }, FluidNetwork::kUnbounded);
+    s.wireFactor = 1.25;
+    const uint64_t f = net->StartFlow(s);
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(f), 8e9); // its own bytes
+    EXPECT_DOUBLE_EQ(net->GetLinkRate(l, FluidNetwork::CROSS), 10e9);
+}
+
+TEST_F(Fluid, AFlowEndsWhenItsBytesHaveMovedAndTheOthersSpeedUp)
+{
+    // 8 Gb/s: 1 byte per ns. Two flows share it (4 Gb/s each): the 1000-byte one ends at
+    // 2 us; the 3000-byte one has moved 1000 by then and takes the link alone for the other
+    // 2000 bytes: it ends at 4 us.
+    const uint32_t l = net->AddLink(8e9);
+    std::vector<std::pair<uint64_t, double>> ends;
+    auto record = [&](uint64_t id) { ends.emplace_back(id, Simulator::Now().GetNanoSeconds()); };
+    FluidNetwork::FlowSpec a = Spec({ l }, 1000);
+    FluidNetwork::FlowSpec b = Spec({ l }, 3000);
+    std::function<void(uint64_t)> cb = record;
+    a.done = MakeCallback(&std::function<void(uint64_t)>::operator(), &cb);
+    b.done = a.done;
+    const uint64_t ia = net->StartFlow(a);
+    const uint64_t ib = net->StartFlow(b);
+    Simulator::Run();
+    ASSERT_EQ(ends.size(), 2u);
+    EXPECT_EQ(ends[0], std::make_pair(ia, 2000.0));
+    EXPECT_EQ(ends[1], std::make_pair(ib, 4000.0));
+    EXPECT_NEAR(net->GetLinkBytes(l, FluidNetwork::CROSS), 4000, 1e-6);
+    EXPECT_DOUBLE_EQ(net->GetFlowBytes(ia), 0); // ended: no longer tracked
+}
+
+TEST_F(Fluid, AStoppedFlowKeepsItsBytesAndTheRatesChangedTraceCoversTime)
+{
+    const uint32_t l = net->AddLink(8e9);
+    double traced = 0;
+    std::function<void(Time, Time)> onChange = [&](Time from, Time to)
+    { traced += (to - from).GetSeconds() * net->GetLinkRate(l, FluidNetwork::JOB) / 8; };
+    net->TraceConnectWithoutContext(
+        "RatesChanged", MakeCallback(&std::function<void(Time, Time)>::operator(), &onChange));
+    FluidNetwork::FlowSpec s = Spec({ l }, FluidNetwork::kUnbounded);
+    s.cls = FluidNetwork::JOB;
+    uint64_t id = 0;
+    Simulator::Schedule(MicroSeconds(1), [&] { id = net->StartFlow(s); });
+    Simulator::Schedule(MicroSeconds(6), [&] { net->StopFlow(id); });
+    Simulator::Run();
+    EXPECT_NEAR(net->GetFlowBytes(id), 5000, 1e-6); // 5 us at 1 byte per ns
+    EXPECT_NEAR(traced, 5000, 1e-6);
+    EXPECT_NEAR(net->GetLinkBytes(l, FluidNetwork::JOB), 5000, 1e-6);
+}

@@ -1,0 +1,394 @@
+#include "flow-network.h"
+
+#include "packet-network.h"
+#include "scenario.h"
+
+#include "ns3/core-module.h"
+#include "ns3/flow-generator.h"
+#include "ns3/flow-ring-transport.h"
+#include "ns3/fluid-host.h"
+#include "ns3/node.h"
+#include "ns3/roce-header.h"
+#include "ns3/tcp-ring-transport.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+
+namespace flumen
+{
+
+using namespace ns3;
+
+namespace
+{
+
+// UDP 8 + IPv4 20 + PPP 2 around RoCE's own header and each packet's payload.
+double
+RoceWireFactor(uint32_t rdmaMtu)
+{
+    return double(rdmaMtu + RoceHeader::kWireBytes + 8 + 20 + 2) / rdmaMtu;
+}
+
+// A full TCP segment on the wire (PPP's 2 bytes on top of the MTU) per payload byte.
+double
+TcpWireFactor(const Scenario& s)
+{
+    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
+    return double(s.mtuBytes + 2) / mss;
+}
+
+// Flows of a schedule (web-search, burst, replay) played as fluid flows: each starts one round
+// trip after its arrival (TCP's handshake) and ends when its last byte has arrived.
+struct FlowPlayer
+{
+    Ptr<FluidNetwork> net;
+    Ptr<FlowSchedule> schedule;
+    FluidHost::Route route;
+    double wireFactor = 1;
+    Time origin;
+    Time stop;
+    std::vector<FlowRow> rows;
+    std::map<uint64_t, uint32_t> active; //!< fluid flow id -> row
+    double doneBytes = 0;
+
+    void Next(const std::shared_ptr<FlowPlayer>& self)
+    {
+        FlowArrival a;
+        if (!schedule->Next(a))
+        {
+            return;
+        }
+        NS_ABORT_MSG_IF(a.destination != 0, "FlowNetwork: destination index "
+                                                << a.destination << " but only 1 destination");
+        const Time at = origin + MicroSeconds(a.startUs);
+        if (at >= stop)
+        {
+            return;
+        }
+        Simulator::Schedule(std::max(Time(0), at - Simulator::Now()),
+                            [self, a] { self->Start(self, a); });
+    }
+
+    void Start(const std::shared_ptr<FlowPlayer>& self, const FlowArrival& a)
+    {
+        FlowRow row;
+        row.id = static_cast<uint32_t>(rows.size());
+        row.startS = Simulator::Now().GetSeconds();
+        row.sizeBytes = a.sizeBytes;
+        row.endS = -1;
+        rows.push_back(row);
+        const uint32_t index = row.id;
+        Simulator::Schedule(route.delay * 2,
+                            [self, index, bytes = a.sizeBytes]
+                            {
+                                FluidNetwork::FlowSpec spec;
+                                spec.path = self->route.links;
+                                spec.bytes = double(bytes + FlowGenerator::kHeaderBytes);
+                                spec.wireFactor = self->wireFactor;
+                                spec.cls = FluidNetwork::CROSS;
+                                spec.done = MakeCallback(&FlowPlayer::Done, self.get());
+                                self->active[self->net->StartFlow(spec)] = index;
+                            });
+        Next(self);
+    }
+
+    void Done(uint64_t flow)
+    {
+        auto it = active.find(flow);
+        const uint32_t index = it->second;
+        active.erase(it);
+        doneBytes += double(rows[index].sizeBytes + FlowGenerator::kHeaderBytes);
+        rows[index].endS = (Simulator::Now() + route.delay).GetSeconds();
+    }
+
+    uint64_t BytesReceived() const
+    {
+        double bytes = doneBytes;
+        for (const auto& [flow, index] : active)
+        {
+            bytes += net->GetFlowBytes(flow);
+        }
+        return static_cast<uint64_t>(bytes);
+    }
+};
+
+} // namespace
+
+const std::vector<std::string>&
+FlowEngineIgnoredKeys()
+{
+    // Queues, loss and congestion control: what the fluid model does not have (doc/flumen.md).
+    static const std::vector<std::string> keys = { "topology.host_queue",
+                                                   "topology.switch_queue",
+                                                   "topology.pfc",
+                                                   "dcqcn",
+                                                   "job.rdma.ack_interval",
+                                                   "job.rdma.cnp_interval_us",
+                                                   "job.rdma.retransmit_timeout_ms",
+                                                   "tcp.congestion_control",
+                                                   "tcp.ecn",
+                                                   "tcp.time_wait_ms",
+                                                   "simulation.scheduler" };
+    return keys;
+}
+
+FlowNetwork::FlowNetwork(const Scenario& s)
+{
+    const uint32_t hosts = 4;
+    m_net = CreateObject<FluidNetwork>();
+    const double bps = s.linkRateGbps * 1e9;
+    const Time delay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
+    std::vector<uint32_t> up;
+    std::vector<uint32_t> down;
+    m_hosts.Create(hosts);
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        up.push_back(m_net->AddLink(bps));
+        down.push_back(m_net->AddLink(bps));
+        m_ports.push_back({ fmt::format("S{} NIC egress", i), up.back() });
+        m_ports.push_back({ fmt::format("ToR port towards S{}", i), down.back() });
+        Ptr<FluidHost> host = CreateObject<FluidHost>();
+        host->SetNetwork(m_net);
+        host->SetAddress(Ipv4Address(0x0a010001 + i)); // 10.1.0.1, ...: names only
+        m_addresses.push_back(host->GetAddress());
+        m_hosts.Get(i)->AggregateObject(host);
+    }
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        for (uint32_t j = 0; j < hosts; ++j)
+        {
+            if (i != j)
+            {
+                FluidHost::Route r;
+                r.to = m_hosts.Get(j)->GetObject<FluidHost>();
+                r.links = { up[i], down[j] };
+                r.delay = delay * 2;
+                m_hosts.Get(i)->GetObject<FluidHost>()->AddRoute(m_addresses[j], r);
+            }
+        }
+    }
+    m_jobHosts = StarTopologyHelper::JobHosts(s.configuration);
+    m_crossSource = s.configuration == 'A' ? 0 : 2;
+    m_crossDestination = s.configuration == 'A' ? 1 : 0;
+    m_bottleneck = s.configuration == 'A'
+                       ? Port{ fmt::format("NIC egress of S{}", m_crossSource), up[m_crossSource] }
+                       : Port{ fmt::format("ToR port towards S{}", m_crossDestination),
+                               down[m_crossDestination] };
+    m_tcpWireFactor = TcpWireFactor(s);
+
+    // The ring link: a TCP ring link shares as its connections do, under the host ceiling;
+    // RoCE as one flow (DCQCN's fair share), at line rate.
+    if (s.transport == "rdma")
+    {
+        Config::SetDefault("ns3::FlowRingTransport::Weight", DoubleValue(1.0));
+        Config::SetDefault("ns3::FlowRingTransport::WireFactor",
+                           DoubleValue(RoceWireFactor(s.rdmaMtuBytes)));
+    }
+    else
+    {
+        Ptr<TcpRingTransport> tcp = CreateObject<TcpRingTransport>(); // its attributes' defaults
+        UintegerValue sockets;
+        DataRateValue ceiling;
+        tcp->GetAttribute("SocketsPerPeer", sockets);
+        tcp->GetAttribute("HostCeiling", ceiling);
+        Config::SetDefault("ns3::FlowRingTransport::Weight", DoubleValue(sockets.Get()));
+        Config::SetDefault("ns3::FlowRingTransport::HostCeiling", ceiling);
+        Config::SetDefault("ns3::FlowRingTransport::WireFactor", DoubleValue(m_tcpWireFactor));
+    }
+}
+
+FlowNetwork::~FlowNetwork() = default;
+
+NodeContainer
+FlowNetwork::JobNodes() const
+{
+    NodeContainer nodes;
+    for (uint32_t h : m_jobHosts)
+    {
+        nodes.Add(m_hosts.Get(h));
+    }
+    return nodes;
+}
+
+std::vector<Ipv4Address>
+FlowNetwork::JobAddresses() const
+{
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t h : m_jobHosts)
+    {
+        addresses.push_back(m_addresses[h]);
+    }
+    return addresses;
+}
+
+std::string
+FlowNetwork::RingTransport(const std::string&) const
+{
+    return "ns3::FlowRingTransport";
+}
+
+CrossTraffic
+FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
+{
+    // Paced TCP streams: each a flow capped at its pace, for as long as the traffic runs.
+    const FluidHost::Route route = m_hosts.Get(m_crossSource)
+                                       ->GetObject<FluidHost>()
+                                       ->GetRoute(m_addresses[m_crossDestination]);
+    auto ids = std::make_shared<std::vector<uint64_t>>();
+    Ptr<FluidNetwork> net = m_net;
+    const double wire = m_tcpWireFactor;
+    Simulator::Schedule(start,
+                        [=]
+                        {
+                            for (uint32_t k = 0; k < streams; ++k)
+                            {
+                                FluidNetwork::FlowSpec spec;
+                                spec.path = route.links;
+                                spec.capBps = gbps * 1e9 / streams;
+                                spec.wireFactor = wire;
+                                spec.cls = FluidNetwork::CROSS;
+                                ids->push_back(net->StartFlow(spec));
+                            }
+                        });
+    Simulator::Schedule(stop,
+                        [=]
+                        {
+                            for (uint64_t id : *ids)
+                            {
+                                net->StopFlow(id);
+                            }
+                        });
+    CrossTraffic c;
+    c.bytesReceived = [=]
+    {
+        double bytes = 0;
+        for (uint64_t id : *ids)
+        {
+            bytes += net->GetFlowBytes(id);
+        }
+        return static_cast<uint64_t>(bytes);
+    };
+    return c;
+}
+
+CrossTraffic
+FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
+{
+    auto player = std::make_shared<FlowPlayer>();
+    player->net = m_net;
+    player->schedule = schedule;
+    player->route = m_hosts.Get(m_crossSource)
+                        ->GetObject<FluidHost>()
+                        ->GetRoute(m_addresses[m_crossDestination]);
+    player->wireFactor = m_tcpWireFactor;
+    player->origin = start;
+    player->stop = stop;
+    Simulator::Schedule(Time(0), [player] { player->Next(player); });
+    CrossTraffic c;
+    c.bytesReceived = [player] { return player->BytesReceived(); };
+    c.connectionsOpen = [player] { return static_cast<uint64_t>(player->active.size()); };
+    c.flowOverheadBytes = FlowGenerator::kHeaderBytes;
+    c.flows = [player] { return player->rows; };
+    return c;
+}
+
+void
+FlowNetwork::Observe(const Scenario& s)
+{
+    m_binS = s.linkBinUs * 1e-6;
+    if (m_binS > 0)
+    {
+        m_net->TraceConnectWithoutContext("RatesChanged",
+                                          MakeCallback(&FlowNetwork::AddToBins, this));
+    }
+    ResetPortCounters();
+}
+
+void
+FlowNetwork::AddToBins(Time from, Time to)
+{
+    // The bottleneck's rates were constant over [from, to): spread its bytes over the bins.
+    const double job = m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::JOB) / 8;
+    const double cross = m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::CROSS) / 8;
+    double t = from.GetSeconds();
+    const double end = to.GetSeconds();
+    while (t < end)
+    {
+        const auto bin = static_cast<size_t>(t / m_binS);
+        while (m_bins.size() <= bin)
+        {
+            LinkRow row;
+            row.startS = m_bins.size() * m_binS;
+            row.widthS = m_binS;
+            m_bins.push_back(row);
+        }
+        const double until = std::min(end, (bin + 1) * m_binS);
+        m_bins[bin].jobBytes += static_cast<uint64_t>(job * (until - t) + 0.5);
+        m_bins[bin].crossBytes += static_cast<uint64_t>(cross * (until - t) + 0.5);
+        t = until > t ? until : std::nextafter(t, end);
+    }
+    m_binnedUntil = to;
+}
+
+void
+FlowNetwork::ResetPortCounters()
+{
+    m_windowStartS = Simulator::Now().GetSeconds();
+    m_windowStartBytes.clear();
+    for (uint32_t l = 0; l < 2 * m_hosts.GetN(); ++l)
+    {
+        m_windowStartBytes.push_back(m_net->GetLinkBytes(l, FluidNetwork::JOB)
+                                     + m_net->GetLinkBytes(l, FluidNetwork::CROSS));
+    }
+}
+
+PortSummary
+FlowNetwork::Summary(const Port& port) const
+{
+    PortSummary p;
+    p.port = port.name;
+    const double window = Simulator::Now().GetSeconds() - m_windowStartS;
+    const double bytes = m_net->GetLinkBytes(port.link, FluidNetwork::JOB)
+                         + m_net->GetLinkBytes(port.link, FluidNetwork::CROSS)
+                         - m_windowStartBytes.at(port.link);
+    p.utilization = window > 0 ? bytes * 8 / (m_net->GetLinkCapacity(port.link) * window) : 0;
+    return p; // no queue in the fluid model: no drops, marks or occupancy
+}
+
+PortSummary
+FlowNetwork::Bottleneck() const
+{
+    return Summary(m_bottleneck);
+}
+
+std::vector<PortSummary>
+FlowNetwork::Ports() const
+{
+    std::vector<PortSummary> ports;
+    for (const auto& p : m_ports)
+    {
+        ports.push_back(Summary(p));
+    }
+    return ports;
+}
+
+std::vector<LinkRow>
+FlowNetwork::BottleneckSeries() const
+{
+    if (m_binS <= 0)
+    {
+        return {};
+    }
+    // The last stretch, from the last rate change to now, is binned on a copy.
+    FlowNetwork& self = const_cast<FlowNetwork&>(*this);
+    std::vector<LinkRow> saved = m_bins;
+    const Time since = m_net->GetRatesSince();
+    self.AddToBins(since, Simulator::Now());
+    std::vector<LinkRow> rows = m_bins;
+    self.m_bins = saved;
+    return rows;
+}
+
+} // namespace flumen

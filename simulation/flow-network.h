@@ -1,0 +1,71 @@
+// The flow-level network model (simulation.engine = flow): the same star, hosts and roles as
+// the packet level (configurations A and B), but every transfer is a flow of a FluidNetwork
+// that shares the links by weighted max-min with caps. The training job, Horovod's timing, the
+// compute model and the cross-traffic schedules are the same code as at packet level.
+#ifndef FLUMEN_FLOW_NETWORK_H
+#define FLUMEN_FLOW_NETWORK_H
+
+#include "network.h"
+
+#include "ns3/fluid-network.h"
+
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+/** Scenario keys (prefixes) that only the packet level models: the flow engine ignores them. */
+const std::vector<std::string>& FlowEngineIgnoredKeys();
+
+class FlowNetwork : public Network
+{
+  public:
+    explicit FlowNetwork(const Scenario& scenario);
+    ~FlowNetwork() override;
+
+    ns3::NodeContainer JobNodes() const override;
+    std::vector<ns3::Ipv4Address> JobAddresses() const override;
+    std::string RingTransport(const std::string& transport) const override;
+    CrossTraffic InstallIperf(double gbps, uint32_t streams, ns3::Time start,
+                              ns3::Time stop) override;
+    CrossTraffic InstallFlows(ns3::Ptr<ns3::FlowSchedule> schedule, ns3::Time start,
+                              ns3::Time stop) override;
+    void Observe(const Scenario& scenario) override;
+    void ResetPortCounters() override;
+    PortSummary Bottleneck() const override;
+    std::vector<PortSummary> Ports() const override;
+    std::vector<LinkRow> BottleneckSeries() const override;
+    uint64_t PfcPauses() const override { return 0; }
+    PacketCounts Packets() const override { return {}; }
+    const ns3::StarTopology* Topology() const override { return nullptr; }
+
+  private:
+    struct Port
+    {
+        std::string name;
+        uint32_t link;
+    };
+
+    PortSummary Summary(const Port& port) const;
+    void AddToBins(ns3::Time from, ns3::Time to);
+
+    ns3::Ptr<ns3::FluidNetwork> m_net;
+    ns3::NodeContainer m_hosts;
+    std::vector<ns3::Ipv4Address> m_addresses;
+    std::vector<uint32_t> m_jobHosts;
+    uint32_t m_crossSource = 0;
+    uint32_t m_crossDestination = 0;
+    double m_tcpWireFactor = 1;
+    Port m_bottleneck;
+    std::vector<Port> m_ports; //!< per host: its NIC's egress, then the ToR's port towards it
+    double m_windowStartS = 0;
+    std::vector<double> m_windowStartBytes; //!< per link, both classes
+    double m_binS = 0;                      //!< link.csv bin width (0: none)
+    std::vector<LinkRow> m_bins;
+    ns3::Time m_binnedUntil;
+};
+
+} // namespace flumen
+
+#endif

@@ -1,0 +1,94 @@
+// The flow-level engine end to end: the same scenario files and outputs as the packet level,
+// the engine named in summary.json with the keys it ignores, the same compute draws for the
+// same seed, and the same result bit for bit on a second run.
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace flumen;
+
+namespace
+{
+
+const std::string kQuickstart = FLUMEN_SOURCE_DIR "/scenarios/quickstart.json";
+
+// The columns of iterations.csv that come from the compute model alone.
+std::vector<std::string>
+ComputeColumns(const std::string& csv)
+{
+    std::vector<std::string> out;
+    for (const auto& line : test::Lines(csv))
+    {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        for (std::string c; std::getline(ss, c, ',');)
+        {
+            cells.push_back(c);
+        }
+        out.push_back(cells.at(5) + "," + cells.at(6) + ","
+                      + cells.at(8)); // forward, backward, step
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(FlowEngine, RunsTheQuickstartWithTheSameOutputsAndComputeDraws)
+{
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/flow";
+    auto r = test::RunFlumen(kQuickstart + " --set simulation.engine=flow --quiet --out " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    for (const char* f : { "iterations.csv", "summary.json", "link.csv" })
+    {
+        EXPECT_TRUE(fs::exists(out + "/" + f)) << f;
+    }
+    json s = json::parse(test::ReadFile(out + "/summary.json"));
+    EXPECT_EQ(s["engine"], "flow");
+    EXPECT_NE(s["engine_ignores"].dump().find("topology.switch_queue"), std::string::npos);
+    EXPECT_EQ(s["scenario"]["simulation"]["engine"], "flow");
+    // The job model is shared: the same seed draws the same compute times as the packet
+    // level's golden reference.
+    EXPECT_EQ(ComputeColumns(test::ReadFile(out + "/iterations.csv")),
+              ComputeColumns(
+                  test::ReadFile(FLUMEN_SOURCE_DIR "/tests/golden/quickstart.iterations.csv")));
+    // Bit for bit again.
+    auto again = test::RunFlumen(kQuickstart + " --set simulation.engine=flow --quiet --out "
+                                 + dir.Path() + "/again");
+    ASSERT_EQ(again.exitCode, 0) << again.output;
+    EXPECT_EQ(test::ReadFile(out + "/iterations.csv"),
+              test::ReadFile(dir.Path() + "/again/iterations.csv"));
+    EXPECT_EQ(test::ReadFile(out + "/link.csv"), test::ReadFile(dir.Path() + "/again/link.csv"));
+}
+
+TEST(FlowEngine, WebSearchFlowsGetCompletionTimesAndTheOfferedLoad)
+{
+    test::TempDir dir;
+    const std::string scenario = dir.Write("ws.json", R"({
+      "seed": 4, "topology": {"configuration": "B"},
+      "job": {"model": "resnet50", "iterations": 6, "warmup_iterations": 1},
+      "cross_traffic": {"type": "websearch", "load_gbps": 10},
+      "simulation": {"engine": "flow"}})");
+    auto r = test::RunFlumen(scenario + " --quiet --out " + dir.Path() + "/out");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    json s = json::parse(test::ReadFile(dir.Path() + "/out/summary.json"));
+    const double achieved = s["cross_traffic"]["achieved_gbps"];
+    std::cout << "[measure] flow engine, web-search at 10 Gbps beside ResNet-50: achieved "
+              << achieved << " Gbps, wall " << s["wall_time_s"] << " s for "
+              << s["simulated_time_s"] << " s simulated\n";
+    EXPECT_NEAR(achieved, 10.0, 1.0); // stratified sizes: the offered load, within a second's noise
+    auto flows = test::Lines(test::ReadFile(dir.Path() + "/out/flows.csv"));
+    ASSERT_GT(flows.size(), 100u);
+    size_t finished = 0;
+    for (size_t i = 1; i < flows.size(); ++i)
+    {
+        finished += flows[i].find(",-1") == std::string::npos;
+    }
+    EXPECT_GT(finished, flows.size() * 9 / 10);
+}
