@@ -10,6 +10,7 @@
 // points (censored ones included): validation-collate.h.
 // Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
 #include "atomic-file.h"
+#include "engine-comparison.h"
 #include "folder-lock.h"
 #include "point-pool.h"
 #include "scenario.h"
@@ -33,7 +34,8 @@ const char* kUsage
     = "usage: flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick] [--jobs N]\n"
       "                       [--iterations N] [--seeds N] [--models m1,m2] [--max-sim-s S]\n"
       "                       [--budget-iterations N]\n"
-      "                       [--report-only]\n"
+      "                       [--report-only] [--engine packet|flow]\n"
+      "                       [--compare-engines PACKET_POINTS]\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
       "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
@@ -50,7 +52,12 @@ const char* kUsage
       "                      mean), so that a point the simulation does not slow finishes\n"
       "                      (default 3, the fewest a point runs; 0: --max-sim-s alone)\n"
       "  --report-only       simulate nothing: the report from the runs already in DIR/points\n"
-      "                      (the others are listed as not run), e.g. while a long run goes on\n";
+      "                      (the others are listed as not run), e.g. while a long run goes on\n"
+      "  --engine E          simulation.engine of every run: packet (default) or flow\n"
+      "  --compare-engines PACKET_POINTS\n"
+      "                      with --engine flow: set each run beside the packet level's run of\n"
+      "                      the same point in PACKET_POINTS (e.g. results/validation/points);\n"
+      "                      writes DIR/engines.csv and engines.md\n";
 
 void
 ParseOptions(int argc, char** argv, flumen::ValidationOptions& o)
@@ -80,7 +87,7 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o)
         };
         if ((a == "--out" || a == "--calibration" || a == "--jobs" || a == "--iterations"
              || a == "--seeds" || a == "--models" || a == "--max-sim-s"
-             || a == "--budget-iterations")
+             || a == "--budget-iterations" || a == "--engine" || a == "--compare-engines")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
@@ -88,6 +95,10 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o)
                 o.out = v;
             else if (a == "--calibration")
                 o.calibrationFile = v;
+            else if (a == "--engine")
+                o.engine = v;
+            else if (a == "--compare-engines")
+                o.comparePacketRuns = v;
             else if (a == "--jobs")
                 o.jobs = static_cast<unsigned>(intValue(v, 1, 1024));
             else if (a == "--iterations")
@@ -214,5 +225,20 @@ main(int argc, char** argv)
                                     ran.skipped, ran.failed, o.out));
     for (const auto& line : flumen::HeadlineLines(got.points))
         std::cout << "  " << line << "\n";
+    if (!o.comparePacketRuns.empty())
+    {
+        try
+        {
+            flumen::EngineComparison c
+                = flumen::CompareEngines(plan.runs, pointsDir, o.comparePacketRuns, o.out);
+            for (const auto& line : c.lines)
+                std::cout << line << "\n";
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "flumen validate: comparing the engines: " << e.what() << "\n";
+            return 1;
+        }
+    }
     return got.incomplete ? 1 : 0;
 }

@@ -8,7 +8,7 @@
 #include "ns3/flow-ring-transport.h"
 #include "ns3/fluid-host.h"
 #include "ns3/node.h"
-#include "ns3/roce-header.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/tcp-ring-transport.h"
 
 #include <fmt/format.h>
@@ -24,11 +24,11 @@ using namespace ns3;
 namespace
 {
 
-// UDP 8 + IPv4 20 + PPP 2 around RoCE's own header and each packet's payload.
+// A RoCE packet on the wire per payload byte.
 double
 RoceWireFactor(uint32_t rdmaMtu)
 {
-    return double(rdmaMtu + RoceHeader::kWireBytes + 8 + 20 + 2) / rdmaMtu;
+    return double(RdmaNic::WireBytes(rdmaMtu)) / rdmaMtu;
 }
 
 // A full TCP segment on the wire (PPP's 2 bytes on top of the MTU) per payload byte.

@@ -149,6 +149,10 @@ Rdma(const FinishedRun& run)
         for (const auto& t : channels)
         {
             Ptr<RdmaRingTransport> q = DynamicCast<RdmaRingTransport>(t);
+            if (!q)
+            {
+                continue; // the flow engine's ring links have no RoCE counters
+            }
             r.cnps += q->GetCnpsSent();
             r.naks += q->GetNaksSent();
             r.timeouts += q->GetTimeouts();
@@ -261,7 +265,7 @@ Summarise(const FinishedRun& run)
                         / static_cast<double>(s.iterations)
                   : 0.0;
     }
-    if (s.jobEnabled && s.transport == "rdma")
+    if (s.jobEnabled && s.transport == "rdma" && s.engine == "packet")
     {
         sm.rdma = Rdma(run);
     }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <fstream>
 #include <sstream>
 
@@ -238,7 +240,13 @@ RunSummaryFromJson(const json& j, const std::string& source)
     s.engine = r.Has("engine") ? r.Get<std::string>("engine") : "packet"; // older runs: packet
     if (r.Has("engine_ignores"))
     {
-        s.engineIgnores = r.Get<std::vector<std::string>>("engine_ignores");
+        const json& keys = j.at("engine_ignores");
+        if (!keys.is_array()
+            || !std::all_of(keys.begin(), keys.end(), [](const json& k) { return k.is_string(); }))
+        {
+            throw RunSummaryError(source + ": key 'engine_ignores': expected a list of keys");
+        }
+        s.engineIgnores = keys.get<std::vector<std::string>>();
     }
     s.iterations = r.Get<uint32_t>("iterations");
     s.warmupIterations = r.Get<uint32_t>("warmup_iterations");

@@ -83,13 +83,21 @@ class Planner
         }
         // Throws ScenarioError naming `where`.
         std::string version = ModelVersion(ResolveScenario(j, where));
-        std::string id = RunId(label, seed, j, version);
+        // The packet level's id names the same point at packet level (--compare-engines).
+        const std::string packetId = RunId(label, seed, j, version);
+        if (m_options.engine != "packet")
+        {
+            j["simulation"]["engine"] = m_options.engine;
+        }
+        std::string id = m_options.engine == "packet" ? packetId : RunId(label, seed, j, version);
         if (m_ids.insert(id).second)
         {
-            m_plan.runs.push_back(
-                { id,
-                  j,
-                  { { "point", label }, { "testbed", where }, { "model_version", version } } });
+            m_plan.runs.push_back({ id,
+                                    j,
+                                    { { "point", label },
+                                      { "testbed", where },
+                                      { "model_version", version },
+                                      { "packet_run", packetId } } });
         }
         return id;
     }
@@ -368,7 +376,11 @@ AddCongestedSeeds(ValidationPlan& plan, int seeds)
                 PoolPoint r = first;
                 r.scenario["seed"] = seed;
                 std::string label = r.scenario["name"].get<std::string>();
-                r.id = RunId(label, seed, r.scenario, r.about["model_version"].get<std::string>());
+                const std::string version = r.about["model_version"].get<std::string>();
+                r.id = RunId(label, seed, r.scenario, version);
+                json packet = r.scenario;
+                packet["simulation"].erase("engine");
+                r.about["packet_run"] = RunId(label, seed, packet, version);
                 pp.runIds.push_back(r.id);
                 if (planned.insert(r.id).second)
                 {
@@ -412,6 +424,15 @@ CompleteValidationOptions(ValidationOptions& o)
     if (o.seeds == 0)
     {
         o.seeds = o.quick ? 1 : 2;
+    }
+    if (o.engine != "packet" && o.engine != "flow")
+    {
+        throw std::invalid_argument("--engine: expected packet or flow, got '" + o.engine + "'");
+    }
+    if (!o.comparePacketRuns.empty() && o.engine == "packet")
+    {
+        throw std::invalid_argument("--compare-engines: needs --engine flow (the packet runs "
+                                    "are the reference it compares with)");
     }
     for (const auto& m : o.models)
     {

@@ -38,6 +38,9 @@ struct ValidationOptions
     double maxSimS = 30;
     int budgetIterations = 3;
     bool reportOnly = false;
+    std::string engine = "packet"; //!< simulation.engine of every run
+    /** --compare-engines: the packet level's runs (a points folder) to set beside these. */
+    std::string comparePacketRuns;
 };
 
 /** One simulated setting and the runs (one per seed) that measure it. */

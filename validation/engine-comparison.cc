@@ -1,0 +1,203 @@
+#include "engine-comparison.h"
+
+#include "atomic-file.h"
+#include "run-summary.h"
+#include "summary-statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace flumen
+{
+
+namespace fs = std::filesystem;
+
+namespace
+{
+
+struct Pair
+{
+    std::string run;
+    std::string packetRun;
+    std::string status;
+    std::optional<RunSummary> packet;
+    std::optional<RunSummary> flow;
+};
+
+std::optional<RunSummary>
+Finished(const fs::path& points, const std::string& id)
+{
+    const fs::path file = points / id / "summary.json";
+    if (!fs::exists(file))
+    {
+        return std::nullopt;
+    }
+    return ReadRunSummary(file.string());
+}
+
+double
+DiffPct(double flow, double packet)
+{
+    return packet != 0 ? (flow / packet - 1) * 100 : 0.0;
+}
+
+std::string
+Num(double v, int digits)
+{
+    return std::isfinite(v) ? fmt::format("{:.{}f}", v, digits) : "";
+}
+
+double
+Quantile(std::vector<double> v, double q)
+{
+    if (v.empty())
+    {
+        return std::nan("");
+    }
+    std::sort(v.begin(), v.end());
+    return Percentile(v, q);
+}
+
+bool
+Censored(const RunSummary& s)
+{
+    return s.jobFinished.has_value() && !*s.jobFinished;
+}
+
+double
+MedianFct(const RunSummary& s)
+{
+    return s.crossTraffic.flows && s.crossTraffic.flows->completed > 0
+               ? s.crossTraffic.flows->fctS.p50
+               : std::nan("");
+}
+
+} // namespace
+
+EngineComparison
+CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
+               const fs::path& packetPoints, const std::string& dir)
+{
+    std::vector<Pair> pairs;
+    for (const auto& r : runs)
+    {
+        Pair p;
+        p.run = r.id;
+        p.packetRun = r.about.value("packet_run", "");
+        p.flow = Finished(flowPoints, p.run);
+        p.packet = p.packetRun.empty() ? std::nullopt : Finished(packetPoints, p.packetRun);
+        p.status = !p.flow                                    ? "no flow run"
+                   : !p.packet                                ? "no packet run"
+                   : Censored(*p.packet) || Censored(*p.flow) ? "censored"
+                                                              : "compared";
+        pairs.push_back(std::move(p));
+    }
+
+    EngineComparison c;
+    c.runs = runs.size();
+    std::vector<double> meanDiff;
+    std::vector<double> p99Diff;
+    std::vector<double> crossDiff;
+    std::vector<double> speedups;
+    double slowest = std::numeric_limits<double>::infinity();
+    std::string csv = "run,packet_run,status,packet_mean_s,flow_mean_s,mean_diff_pct,"
+                      "packet_p99_s,flow_p99_s,p99_diff_pct,packet_cross_gbps,flow_cross_gbps,"
+                      "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,packet_wall_s,flow_wall_s,"
+                      "flow_simulated_s,speedup\n";
+    std::vector<std::pair<double, std::string>> worst;
+    for (const auto& p : pairs)
+    {
+        std::string row = fmt::format("{},{},{}", p.run, p.packetRun, p.status);
+        if (p.flow && p.flow->wallTimeS > 0)
+        {
+            slowest = std::min(slowest, p.flow->simulatedTimeS / p.flow->wallTimeS);
+        }
+        if (p.status == "compared")
+        {
+            const RunSummary& a = *p.packet;
+            const RunSummary& b = *p.flow;
+            const double dm = DiffPct(b.iterationTimeS.mean, a.iterationTimeS.mean);
+            const double dp = DiffPct(b.iterationTimeS.p99, a.iterationTimeS.p99);
+            const bool cross = a.crossTraffic.type != "none" && a.crossTraffic.achievedGbps > 0;
+            const double dc
+                = cross ? DiffPct(b.crossTraffic.achievedGbps, a.crossTraffic.achievedGbps)
+                        : std::nan("");
+            const double speedup = b.wallTimeS > 0 ? a.wallTimeS / b.wallTimeS : std::nan("");
+            meanDiff.push_back(std::abs(dm));
+            p99Diff.push_back(std::abs(dp));
+            if (cross)
+            {
+                crossDiff.push_back(std::abs(dc));
+            }
+            if (std::isfinite(speedup))
+            {
+                speedups.push_back(speedup);
+            }
+            worst.emplace_back(std::abs(dm), fmt::format("| {} | {} | {} | {:+.1f} | {} |", p.run,
+                                                         Num(a.iterationTimeS.mean, 4),
+                                                         Num(b.iterationTimeS.mean, 4), dm,
+                                                         cross ? fmt::format("{:+.1f}", dc) : ""));
+            row += fmt::format(
+                ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", Num(a.iterationTimeS.mean, 6),
+                Num(b.iterationTimeS.mean, 6), Num(dm, 2), Num(a.iterationTimeS.p99, 6),
+                Num(b.iterationTimeS.p99, 6), Num(dp, 2), Num(a.crossTraffic.achievedGbps, 3),
+                Num(b.crossTraffic.achievedGbps, 3), Num(dc, 2), Num(MedianFct(a), 6),
+                Num(MedianFct(b), 6), Num(a.wallTimeS, 3), Num(b.wallTimeS, 4),
+                Num(b.simulatedTimeS, 4), Num(speedup, 0));
+        }
+        else
+        {
+            row += ",,,,,,,,,,,,,,,";
+        }
+        csv += row + "\n";
+    }
+    c.compared = meanDiff.size();
+    c.medianAbsMeanDiffPct = Quantile(meanDiff, 50);
+    c.p95AbsMeanDiffPct = Quantile(meanDiff, 95);
+    c.medianAbsP99DiffPct = Quantile(p99Diff, 50);
+    c.medianAbsCrossDiffPct = Quantile(crossDiff, 50);
+    c.medianSpeedup = Quantile(speedups, 50);
+    c.slowestFlowRealTimeFactor = std::isfinite(slowest) ? slowest : 0;
+
+    auto met = [](double v, double target) {
+        return !std::isfinite(v) ? "n/a" : v <= target ? "met" : "missed";
+    };
+    c.lines.push_back(fmt::format("engines: {} of {} runs compared (finished and uncensored in "
+                                  "both engines)",
+                                  c.compared, c.runs));
+    c.lines.push_back(fmt::format("  mean iteration time |flow - packet|: median {:.1f} % "
+                                  "(target 3 %: {}), p95 {:.1f} % (target 10 %: {})",
+                                  c.medianAbsMeanDiffPct, met(c.medianAbsMeanDiffPct, 3),
+                                  c.p95AbsMeanDiffPct, met(c.p95AbsMeanDiffPct, 10)));
+    c.lines.push_back(fmt::format("  p99 iteration time: median {:.1f} % (target 10 %: {}); "
+                                  "achieved cross traffic: median {:.1f} % (target 3 %: {})",
+                                  c.medianAbsP99DiffPct, met(c.medianAbsP99DiffPct, 10),
+                                  c.medianAbsCrossDiffPct, met(c.medianAbsCrossDiffPct, 3)));
+    c.lines.push_back(fmt::format("  speed: the flow engine ran a median {:.0f}x faster than the "
+                                  "packet level; its slowest run {:.0f}x faster than real time",
+                                  c.medianSpeedup, c.slowestFlowRealTimeFactor));
+
+    std::sort(worst.begin(), worst.end(), std::greater<>());
+    std::string md = "# Flow-level engine against the packet level\n\n"
+                     "Same planned points, same scenarios and seeds; differences are "
+                     "flow / packet - 1. Runs censored in either engine are left out.\n\n";
+    for (const auto& l : c.lines)
+    {
+        md += "- " + l.substr(l.find_first_not_of(' ')) + "\n";
+    }
+    md += "\nThe largest differences in the mean iteration time:\n\n"
+          "| run | packet mean (s) | flow mean (s) | mean diff (%) | cross-traffic rate diff (%) "
+          "|\n|---|---|---|---|---|\n";
+    for (size_t i = 0; i < std::min<size_t>(15, worst.size()); ++i)
+    {
+        md += worst[i].second + "\n";
+    }
+    md += "\nEvery run: engines.csv.\n";
+    WriteFileSetAtomically(dir, { { "engines.csv", csv }, { "engines.md", md } });
+    return c;
+}
+
+} // namespace flumen

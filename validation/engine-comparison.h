@@ -1,0 +1,41 @@
+// The flow-level engine set beside the packet level, run by run: the same planned points (the
+// same scenario and seed), the flow engine's runs in one points folder and the packet level's
+// in another. Per run and in aggregate: the difference in mean and p99 iteration time, in the
+// achieved cross-traffic rate and in the median flow completion time, and the speed-up.
+#ifndef FLUMEN_ENGINE_COMPARISON_H
+#define FLUMEN_ENGINE_COMPARISON_H
+
+#include "point-pool.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+struct EngineComparison
+{
+    size_t runs = 0;     //!< flow runs planned
+    size_t compared = 0; //!< with a finished, uncensored run in both engines
+    double medianAbsMeanDiffPct = 0;
+    double p95AbsMeanDiffPct = 0;
+    double medianAbsP99DiffPct = 0;
+    double medianAbsCrossDiffPct = 0;     //!< over runs with cross traffic
+    double medianSpeedup = 0;             //!< packet wall time over flow wall time
+    double slowestFlowRealTimeFactor = 0; //!< simulated over wall seconds, the slowest flow run
+    std::vector<std::string> lines;       //!< the headline, for the terminal
+};
+
+/**
+ * Pairs each flow run of `runs` (its `about.packet_run` names the packet run) found finished in
+ * `flowPoints` with the packet run in `packetPoints`; writes DIR/engines.csv and
+ * DIR/engines.md (as one set). Throws std::runtime_error when the files cannot be written.
+ */
+EngineComparison CompareEngines(const std::vector<PoolPoint>& runs,
+                                const std::filesystem::path& flowPoints,
+                                const std::filesystem::path& packetPoints, const std::string& dir);
+
+} // namespace flumen
+
+#endif
