@@ -93,7 +93,8 @@ struct Scenario
     bool reportUnfinished = false; //!< simulation.on_max_time = report
     double durationS = 0;
     std::string scheduler;
-    std::string engine; //!< "packet" (the reference) or "flow"
+    std::string engine;         //!< "packet" (the reference) or "flow"
+    bool flowWholeSteps = true; //!< flow engine: ring steps unsliced
     double progressIntervalS = 0;
 };
 

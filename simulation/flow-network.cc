@@ -120,17 +120,29 @@ const std::vector<std::string>&
 FlowEngineIgnoredKeys()
 {
     // Queues, loss and congestion control: what the fluid model does not have (doc/flumen.md).
-    static const std::vector<std::string> keys = { "topology.host_queue",
-                                                   "topology.switch_queue",
-                                                   "topology.pfc",
-                                                   "dcqcn",
-                                                   "job.rdma.ack_interval",
-                                                   "job.rdma.cnp_interval_us",
-                                                   "job.rdma.retransmit_timeout_ms",
-                                                   "tcp.congestion_control",
-                                                   "tcp.ecn",
-                                                   "tcp.time_wait_ms",
-                                                   "simulation.scheduler" };
+    static const std::vector<std::string> keys = {
+        "topology.host_queue",
+        "topology.switch_queue",
+        "topology.pfc",
+        "dcqcn",
+        "job.rdma.ack_interval",
+        "job.rdma.cnp_interval_us",
+        "job.rdma.nak_interval_us",
+        "job.rdma.retransmit_timeout_ms",
+        "job.rdma.nic_backpressure_bytes",
+        "job.rdma.nic_weight",
+        "job.rdma.nic_tcp_queues",
+        "tcp.congestion_control",
+        "tcp.snd_buf_bytes",
+        "tcp.rcv_buf_bytes",
+        "tcp.time_wait_ms",
+        "tcp.min_rto_ms",
+        "tcp.delayed_ack_count",
+        "tcp.delayed_ack_timeout_ms",
+        "tcp.sack",
+        "tcp.ecn",
+        "job.nccl.slice_bytes (with simulation.flow_whole_steps)",
+    };
     return keys;
 }
 
@@ -178,6 +190,12 @@ FlowNetwork::FlowNetwork(const Scenario& s)
                                down[m_crossDestination] };
     m_tcpWireFactor = TcpWireFactor(s);
 
+    // Slices pipeline a ring step's hops; between flow events the rates are constant, so a whole
+    // step ends at the same time at far fewer events (flow-engine-test, docs/flow-engine.md).
+    if (s.flowWholeSteps)
+    {
+        Config::SetDefault("ns3::TrainingWorker::SliceBytes", UintegerValue(0));
+    }
     // The ring link: a TCP ring link shares as its connections do, under the host ceiling;
     // RoCE as one flow (DCQCN's fair share), at line rate.
     if (s.transport == "rdma")
