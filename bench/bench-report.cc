@@ -56,6 +56,23 @@ BenchScenario(const CanonicalScenario& c, const BenchOptions& o, double anchorPe
     {
         entry["per_hop_vs_anchor"] = r["wall_us_per_packet_hop"].get<double>() / anchorPerHop;
     }
+    if (!r.contains("error"))
+    {
+        // The flow engine on the same scenario, over ten times the simulated time (it is that
+        // much faster), set against the packet level per simulated second.
+        Scenario flow = s;
+        flow.engine = "flow";
+        json f
+            = RepeatedMeasurement([&] { return MeasureScenario(flow, 10 * seconds); }, o.repeats);
+        const double packetPerS = r["wall_per_simulated_s"].get<double>();
+        const double flowPerS = f.value("wall_per_simulated_s", 0.0);
+        if (flowPerS > 0)
+        {
+            f["faster_than_real_time"] = 1 / flowPerS;
+            f["speedup_vs_packet"] = packetPerS / flowPerS;
+        }
+        entry["flow_engine"] = f;
+    }
     if (!o.quick && !r.contains("error"))
     {
         // Linearity: twice the simulated time should cost about twice the wall time.
@@ -79,15 +96,20 @@ TableRow(const std::string& name, const json& r)
                                                 : r["error"].get<std::string>();
         return fmt::format("{:<30} {}\n", name, why.substr(0, 90));
     }
-    return fmt::format("{:<30} {:>9.3f} {:>9.2f} {:>10.1f} {:>12.0f} {:>11.3f} {:>9} {:>9.0f}\n",
-                       name, r["simulated_s"].get<double>(), r["wall_s"].get<double>(),
-                       r["wall_per_simulated_s"].get<double>(),
-                       r["events_per_wall_s"].get<double>(),
-                       r["wall_us_per_packet_hop"].get<double>(),
-                       r.contains("per_hop_vs_anchor")
-                           ? fmt::format("{:.2f}", r["per_hop_vs_anchor"].get<double>())
-                           : std::string("1"),
-                       r["peak_rss_mb"].get<double>());
+    const json flow = r.value("flow_engine", json::object());
+    auto flowColumn = [&](const char* key, const char* format) {
+        return flow.contains(key) ? fmt::format(format, flow[key].get<double>()) : std::string("-");
+    };
+    return fmt::format(
+        "{:<30} {:>9.3f} {:>9.2f} {:>10.1f} {:>12.0f} {:>11.3f} {:>9} {:>9.0f} {:>10} {:>10}\n",
+        name, r["simulated_s"].get<double>(), r["wall_s"].get<double>(),
+        r["wall_per_simulated_s"].get<double>(), r["events_per_wall_s"].get<double>(),
+        r["wall_us_per_packet_hop"].get<double>(),
+        r.contains("per_hop_vs_anchor")
+            ? fmt::format("{:.2f}", r["per_hop_vs_anchor"].get<double>())
+            : std::string("1"),
+        r["peak_rss_mb"].get<double>(), flowColumn("faster_than_real_time", "{:.0f}x"),
+        flowColumn("speedup_vs_packet", "{:.0f}x"));
 }
 
 } // namespace
@@ -122,8 +144,9 @@ std::string
 FormatBenchTable(const json& report)
 {
     std::string table
-        = fmt::format("{:<30} {:>9} {:>9} {:>10} {:>12} {:>11} {:>9} {:>9}\n", "scenario", "sim s",
-                      "wall s", "wall/sim", "events/s", "us/pkt-hop", "x anchor", "RSS MB");
+        = fmt::format("{:<30} {:>9} {:>9} {:>10} {:>12} {:>11} {:>9} {:>9} {:>10} {:>10}\n",
+                      "scenario", "sim s", "wall s", "wall/sim", "events/s", "us/pkt-hop",
+                      "x anchor", "RSS MB", "flow: x RT", "flow: x pkt");
     table += TableRow("anchor (plain ns-3 UDP)", report["anchor"]);
     for (const auto& e : report["scenarios"])
     {

@@ -45,6 +45,21 @@ TEST(Bench, QuickRunMeasuresTheAnchorAndEveryCanonicalScenario)
             << name;
         EXPECT_GT(s["peak_rss_mb"].get<double>(), 1.0) << name;
         EXPECT_GT(s["events"].get<double>(), s["packet_hops"].get<double>()) << name;
+        // The flow engine beside it, over ten times the simulated time, and the ratios derived
+        // from the two measurements.
+        const json& f = s["flow_engine"];
+        ASSERT_FALSE(f.contains("error")) << f.dump();
+        EXPECT_DOUBLE_EQ(f["simulated_s"].get<double>(), 0.5) << name;
+        EXPECT_EQ(f["packet_hops"].get<double>(), 0.0) << name;
+        EXPECT_NEAR(f["faster_than_real_time"].get<double>(),
+                    1 / f["wall_per_simulated_s"].get<double>(), 1e-6)
+            << name;
+        EXPECT_NEAR(f["speedup_vs_packet"].get<double>(),
+                    s["wall_per_simulated_s"].get<double>()
+                        / f["wall_per_simulated_s"].get<double>(),
+                    1e-6)
+            << name;
+        EXPECT_GT(f["speedup_vs_packet"].get<double>(), 1.0) << name;
     }
     // The table printed for people names every scenario.
     EXPECT_NE(r.output.find("bert-large-B-tcp-websearch20"), std::string::npos) << r.output;
