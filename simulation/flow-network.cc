@@ -157,8 +157,10 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     m_hosts.Create(hosts);
     for (uint32_t i = 0; i < hosts; ++i)
     {
-        up.push_back(m_net->AddLink(bps));
-        down.push_back(m_net->AddLink(bps));
+        // Every port is one FIFO but an RDMA job's NICs, which serve RoCE and TCP/IP round
+        // robin (NicQueueDisc).
+        up.push_back(m_net->AddLink(bps, !(s.jobEnabled && s.transport == "rdma")));
+        down.push_back(m_net->AddLink(bps, true));
         m_ports.push_back({ fmt::format("S{} NIC egress", i), up.back() });
         m_ports.push_back({ fmt::format("ToR port towards S{}", i), down.back() });
         Ptr<FluidHost> host = CreateObject<FluidHost>();
@@ -265,6 +267,7 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
                                 FluidNetwork::FlowSpec spec;
                                 spec.path = route.links;
                                 spec.capBps = gbps * 1e9 / streams;
+                                spec.paced = true;
                                 spec.wireFactor = wire;
                                 spec.cls = FluidNetwork::CROSS;
                                 ids->push_back(net->StartFlow(spec));

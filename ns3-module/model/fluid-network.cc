@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace ns3
 {
@@ -48,11 +49,13 @@ FluidNetwork::DoDispose()
 }
 
 uint32_t
-FluidNetwork::AddLink(double bps)
+FluidNetwork::AddLink(double bps, bool fifo)
 {
     NS_ABORT_MSG_IF(!(bps > 0), "FluidNetwork: a link needs a rate above 0");
     Link l;
     l.bps = bps;
+    l.fifo = fifo;
+    m_anyFifo = m_anyFifo || fifo;
     m_links.push_back(l);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
@@ -143,31 +146,19 @@ FluidNetwork::Advance()
     m_lastAdvance = now;
 }
 
-// Weighted max-min with caps, by water-filling: raise a common level x (a flow's rate is
-// x * weight) until a link is full or a flow reaches its cap; fix those flows and go on.
+// Weighted max-min with caps, by water-filling: raise a common level x (a flow's wire rate is
+// x * weight) until a link is full or a flow reaches its cap; fix those flows and go on. A
+// flow takes part on the links where `counts` says so; `left` is each link's capacity left.
 void
-FluidNetwork::Recompute()
+FluidNetwork::WaterFill(std::vector<Flow*> open, std::vector<double>& left,
+                        const std::function<bool(uint32_t, const Flow&)>& counts)
 {
-    ++m_recomputations;
-    const Time now = Simulator::Now();
-    m_ratesChangedTrace(m_ratesSince, now);
-    m_ratesSince = now;
-    std::vector<double> left(m_links.size());
     std::vector<double> weightOn(m_links.size(), 0.0);
-    for (size_t l = 0; l < m_links.size(); ++l)
+    for (const Flow* f : open)
     {
-        left[l] = m_links[l].bps;
-        m_links[l].rate[JOB] = m_links[l].rate[CROSS] = 0;
-    }
-    std::vector<Flow*> open;
-    open.reserve(m_flows.size());
-    for (auto& [id, f] : m_flows)
-    {
-        f.rate = 0;
-        open.push_back(&f);
-        for (uint32_t l : f.spec.path)
+        for (uint32_t l : f->spec.path)
         {
-            weightOn[l] += f.spec.weight;
+            weightOn[l] += counts(l, *f) ? f->spec.weight : 0.0;
         }
     }
     while (!open.empty())
@@ -198,7 +189,7 @@ FluidNetwork::Recompute()
             bool fixed = capWire / f->spec.weight <= level * (1 + 1e-12);
             for (uint32_t l : f->spec.path)
             {
-                fixed = fixed || full[l];
+                fixed = fixed || (full[l] && counts(l, *f));
             }
             if (!fixed)
             {
@@ -209,13 +200,71 @@ FluidNetwork::Recompute()
             f->rate = wire / f->spec.wireFactor;
             for (uint32_t l : f->spec.path)
             {
-                left[l] -= wire;
-                weightOn[l] -= f->spec.weight;
-                m_links[l].rate[f->spec.cls] += wire;
+                if (counts(l, *f))
+                {
+                    left[l] -= wire;
+                    weightOn[l] -= f->spec.weight;
+                }
             }
         }
         NS_ASSERT_MSG(still.size() < open.size(), "water-filling made no progress");
         open.swap(still);
+    }
+}
+
+void
+FluidNetwork::Recompute()
+{
+    ++m_recomputations;
+    const Time now = Simulator::Now();
+    m_ratesChangedTrace(m_ratesSince, now);
+    m_ratesSince = now;
+    std::vector<double> left(m_links.size());
+    for (size_t l = 0; l < m_links.size(); ++l)
+    {
+        left[l] = m_links[l].bps;
+    }
+    std::vector<Flow*> all;
+    std::vector<Flow*> paced;
+    std::vector<Flow*> rest;
+    all.reserve(m_flows.size());
+    for (auto& [id, f] : m_flows)
+    {
+        f.rate = 0;
+        all.push_back(&f);
+        (f.spec.paced ? paced : rest).push_back(&f);
+    }
+    if (paced.empty() || !m_anyFifo)
+    {
+        WaterFill(all, left, [](uint32_t, const Flow&) { return true; });
+    }
+    else
+    {
+        // Paced flows first, as if the others were not on the FIFO links (there they keep
+        // their pace while the others' windows take what is left); then the others share what
+        // the paced flows leave, everywhere.
+        std::vector<double> probe = left;
+        WaterFill(all, probe,
+                  [this](uint32_t l, const Flow& f) { return f.spec.paced || !m_links[l].fifo; });
+        for (const Flow* f : paced)
+        {
+            for (uint32_t l : f->spec.path)
+            {
+                left[l] -= f->rate * f->spec.wireFactor;
+            }
+        }
+        WaterFill(rest, left, [](uint32_t, const Flow&) { return true; });
+    }
+    for (auto& l : m_links)
+    {
+        l.rate[JOB] = l.rate[CROSS] = 0;
+    }
+    for (const Flow* f : all)
+    {
+        for (uint32_t l : f->spec.path)
+        {
+            m_links[l].rate[f->spec.cls] += f->rate * f->spec.wireFactor;
+        }
     }
     ScheduleNextCompletion();
 }

@@ -8,6 +8,10 @@
  * A flow's rate counts its own bytes; on the links it takes that rate times its wire factor (its
  * headers), and the water level is shared in link bits.
  *
+ * Paced flows (iperf's) keep their pace at FIFO links, ahead of the flows that share by
+ * weight: at packet level a paced TCP stream's window covers its pace however long the queue,
+ * while window-limited flows slow down as the queue grows.
+ *
  * Approximate, on purpose (see doc/flumen.md, "The flow-level engine"): no queues (a saturated
  * link is shared at once, with no buffer occupancy, queueing delay, drops or ECN marks), no
  * congestion-control dynamics (a TCP or RoCE flow takes its weighted share at once).
@@ -22,6 +26,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <vector>
@@ -52,11 +57,18 @@ class FluidNetwork : public Object
         double weight = 1;          //!< its share relative to others (TCP: its connections)
         double wireFactor = 1;      //!< link bytes per flow byte (its headers on the wire)
         Class cls = CROSS;
+        /** Keeps its pace (a paced sender whose window covers it): first at FIFO links. */
+        bool paced = false;
         Callback<void, uint64_t> done; //!< called with the flow id when its bytes have moved
     };
 
-    /** Adds a link of this rate (bits per second); returns its id. */
-    uint32_t AddLink(double bps);
+    /**
+     * Adds a link of this rate (bits per second); returns its id. `fifo`: one queue served in
+     * arrival order, where paced flows keep their pace and the others (window-limited,
+     * backing off on loss) share what is left; otherwise (a NIC serving its send queues round
+     * robin) every flow shares by weight.
+     */
+    uint32_t AddLink(double bps, bool fifo = false);
     /** Starts a flow now; returns its id. */
     uint64_t StartFlow(const FlowSpec& spec);
     /** Ends a flow now, whatever it has left (no completion callback). */
@@ -92,6 +104,7 @@ class FluidNetwork : public Object
         double bps = 0;
         double bytes[2] = { 0, 0 }; //!< carried, per class
         double rate[2] = { 0, 0 };  //!< current, bits per second, per class
+        bool fifo = false;
     };
 
     struct Flow
@@ -102,10 +115,13 @@ class FluidNetwork : public Object
     };
 
     void Recompute();
+    void WaterFill(std::vector<Flow*> open, std::vector<double>& left,
+                   const std::function<bool(uint32_t, const Flow&)>& counts);
     void ScheduleNextCompletion();
     void CompleteDue();
 
     std::vector<Link> m_links;
+    bool m_anyFifo = false;
     std::map<uint64_t, Flow> m_flows;      //!< active flows, by id (ordered: deterministic)
     std::map<uint64_t, double> m_finished; //!< bytes of flows that ended
     uint64_t m_nextId = 1;

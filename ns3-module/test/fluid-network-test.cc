@@ -118,3 +118,25 @@ TEST_F(Fluid, AStoppedFlowKeepsItsBytesAndTheRatesChangedTraceCoversTime)
     EXPECT_NEAR(traced, 5000, 1e-6);
     EXPECT_NEAR(net->GetLinkBytes(l, FluidNetwork::JOB), 5000, 1e-6);
 }
+
+TEST_F(Fluid, PacedFlowsKeepTheirPaceAtAFifoAndTheOthersShareTheRest)
+{
+    // 25 Gb/s: four streams paced at 5 and a weight-2 flow. Sharing by weight would give the
+    // paced ones 25/6 each; at a FIFO they keep their 5 and the other gets the 5 left.
+    for (bool fifo : { false, true })
+    {
+        Ptr<FluidNetwork> n = CreateObject<FluidNetwork>();
+        const uint32_t l = n->AddLink(25e9, fifo);
+        std::vector<uint64_t> pacedIds;
+        for (int k = 0; k < 4; ++k)
+        {
+            FluidNetwork::FlowSpec p = Spec({ l }, FluidNetwork::kUnbounded, 1, 5e9);
+            p.paced = true;
+            pacedIds.push_back(n->StartFlow(p));
+        }
+        const uint64_t ring = n->StartFlow(Spec({ l }, FluidNetwork::kUnbounded, 2));
+        EXPECT_DOUBLE_EQ(n->GetFlowRate(pacedIds[0]), fifo ? 5e9 : 25e9 / 6) << fifo;
+        EXPECT_DOUBLE_EQ(n->GetFlowRate(ring), fifo ? 5e9 : 25e9 / 3) << fifo;
+        n->Dispose();
+    }
+}
