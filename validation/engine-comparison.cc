@@ -38,6 +38,35 @@ Finished(const fs::path& points, const std::string& id)
     return ReadRunSummary(file.string());
 }
 
+// The packet level's run of the same point: the same scenario (its id), or else the one run of
+// the same point and seed (a packet validation with another time budget or iteration count).
+std::string
+PacketRunOf(const PoolPoint& r, const fs::path& packetPoints)
+{
+    const std::string id = r.about.value("packet_run", "");
+    if (id.empty() || fs::exists(packetPoints / id))
+    {
+        return id;
+    }
+    const std::string prefix = id.substr(0, id.rfind('-') + 1); // "<point>-s<seed>-"
+    std::string found;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(packetPoints, ec))
+    {
+        const std::string name = e.path().filename().string();
+        if (e.is_directory() && name.rfind(prefix, 0) == 0
+            && name.find('-', prefix.size()) == std::string::npos)
+        {
+            if (!found.empty())
+            {
+                return id; // several: only the exact one would do
+            }
+            found = name;
+        }
+    }
+    return found.empty() ? id : found;
+}
+
 double
 DiffPct(double flow, double packet)
 {
@@ -86,7 +115,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     {
         Pair p;
         p.run = r.id;
-        p.packetRun = r.about.value("packet_run", "");
+        p.packetRun = PacketRunOf(r, packetPoints);
         p.flow = Finished(flowPoints, p.run);
         p.packet = p.packetRun.empty() ? std::nullopt : Finished(packetPoints, p.packetRun);
         p.status = !p.flow                                    ? "no flow run"
