@@ -12,7 +12,7 @@
  * weight: at packet level a paced TCP stream's window covers its pace however long the queue,
  * while window-limited flows slow down as the queue grows.
  *
- * Approximate, on purpose (see doc/flumen.md, "The flow-level engine"): no queues (a saturated
+ * Approximate, on purpose (docs/flow-engine.md): no queues (a saturated
  * link is shared at once, with no buffer occupancy, queueing delay, drops or ECN marks), no
  * congestion-control dynamics (a TCP or RoCE flow takes its weighted share at once).
  */
