@@ -364,3 +364,51 @@ TEST(Validate, RunsOverTheSimulatedTimeBudgetAreCensoredNotCounted)
 }
 
 } // namespace
+
+TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
+{
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/flow";
+    // The packet level's runs: the shipped validation's (8 iterations; the same points and
+    // seeds, found by point and seed since the quick budget differs).
+    const std::string packet = FLUMEN_SOURCE_DIR "/results/validation/points";
+    auto r = test::RunValidate(kManifests
+                               + "iperf-rdma-configA.json --quick --engine flow "
+                                 "--compare-engines "
+                               + packet + " --out " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("engines: 3 of 3 runs compared"), std::string::npos) << r.output;
+    auto rows = CsvRows(test::ReadFile(out + "/engines.csv"));
+    ASSERT_EQ(rows.size(), 4u);
+    const auto& h = rows[0];
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        EXPECT_EQ(rows[i][Column(h, "status")], "compared");
+        EXPECT_TRUE(fs::exists(packet + "/" + rows[i][Column(h, "packet_run")]));
+        // Every run's summary names its engine.
+        json s = json::parse(
+            test::ReadFile(out + "/points/" + rows[i][Column(h, "run")] + "/summary.json"));
+        EXPECT_EQ(s["engine"], "flow");
+        const double diff = std::stod(rows[i][Column(h, "mean_diff_pct")]);
+        std::cout << "[measure] " << rows[i][Column(h, "run")] << ": flow vs packet mean " << diff
+                  << " %\n";
+        // ResNet-50 beside iperf in A: the NIC's round robin, which both engines share out
+        // alike (3 quick iterations against 8 packet ones: the compute draws differ).
+        EXPECT_LT(std::abs(diff), 3.0);
+    }
+    EXPECT_NE(test::ReadFile(out + "/engines.md").find("mean iteration time |flow - packet|"),
+              std::string::npos);
+    // --compare-engines needs the flow engine, and the engine must be one of the two.
+    EXPECT_EQ(test::RunValidate(kManifests + "iperf-rdma-configA.json --quick --compare-engines "
+                                + packet + " --out " + dir.Path() + "/x")
+                  .exitCode,
+              2);
+    EXPECT_EQ(test::RunValidate(kManifests
+                                + "iperf-rdma-configA.json --quick --engine fluid "
+                                  "--out "
+                                + dir.Path() + "/x")
+                  .exitCode,
+              2);
+    EXPECT_FALSE(fs::exists(dir.Path() + "/x"));
+}
