@@ -120,11 +120,15 @@ void
 AddTopologyKeys(std::vector<KeySpec>& k)
 {
     k.push_back(Choice("topology.configuration", "B", { "A", "B" },
-                       "A: job on S0..S3, cross traffic leaves S0 (S0's NIC is the "
-                       "bottleneck); B: job on S0,S1,S3, S2 sends to S0 (the ToR port "
-                       "towards S0 is the bottleneck)",
+                       "A: job on every host (S0..S3), cross traffic leaves S0 for S1 (S0's NIC "
+                       "is the bottleneck); B: job on every host but S2 (S0,S1,S3), S2 sends "
+                       "to S0 (the ToR port towards S0 is the bottleneck)",
                        [](Scenario& s, const json& v)
                        { s.configuration = v.get<std::string>()[0]; }));
+    k.push_back(Key("topology.hosts", KeyType::Integer, 4,
+                    "hosts on the ToR, S0..S(n-1): configuration A runs the job on all of them, "
+                    "B on all but S2",
+                    4, 4096, Into(&Scenario::hosts)));
     k.push_back(Key("topology.link_rate_gbps", KeyType::Number, 25.0, "rate of every link", 0.001,
                     1000, Into(&Scenario::linkRateGbps), Unit::Gbps));
     k.push_back(Key("topology.link_delay_us", KeyType::Number, 1.0,

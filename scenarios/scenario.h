@@ -45,6 +45,7 @@ struct Scenario
     uint64_t seed = 1;
 
     char configuration = 'B';
+    uint32_t hosts = 4; //!< on the ToR
     double linkRateGbps = 0;
     double linkDelayUs = 0;
     uint32_t mtuBytes = 0;

@@ -148,7 +148,7 @@ FlowEngineIgnoredKeys()
 
 FlowNetwork::FlowNetwork(const Scenario& s)
 {
-    const uint32_t hosts = 4;
+    const uint32_t hosts = s.hosts;
     m_net = CreateObject<FluidNetwork>();
     const double bps = s.linkRateGbps * 1e9;
     const Time delay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
@@ -169,23 +169,24 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         m_addresses.push_back(host->GetAddress());
         m_hosts.Get(i)->AggregateObject(host);
     }
-    for (uint32_t i = 0; i < hosts; ++i)
-    {
-        for (uint32_t j = 0; j < hosts; ++j)
-        {
-            if (i != j)
-            {
-                FluidHost::Route r;
-                r.to = m_hosts.Get(j)->GetObject<FluidHost>();
-                r.links = { up[i], down[j] };
-                r.delay = delay * 2;
-                m_hosts.Get(i)->GetObject<FluidHost>()->AddRoute(m_addresses[j], r);
-            }
-        }
-    }
-    m_jobHosts = StarTopologyHelper::JobHosts(s.configuration);
+    m_jobHosts = StarTopologyHelper::JobHosts(s.configuration, hosts);
     m_crossSource = s.configuration == 'A' ? 0 : 2;
     m_crossDestination = s.configuration == 'A' ? 1 : 0;
+    // Routes where traffic goes: each rank to the next, and the cross traffic's (all pairs
+    // would grow as the square of the hosts).
+    auto route = [&](uint32_t from, uint32_t to)
+    {
+        FluidHost::Route r;
+        r.to = m_hosts.Get(to)->GetObject<FluidHost>();
+        r.links = { up[from], down[to] };
+        r.delay = delay * 2;
+        m_hosts.Get(from)->GetObject<FluidHost>()->AddRoute(m_addresses[to], r);
+    };
+    for (size_t k = 0; k < m_jobHosts.size(); ++k)
+    {
+        route(m_jobHosts[k], m_jobHosts[(k + 1) % m_jobHosts.size()]);
+    }
+    route(m_crossSource, m_crossDestination);
     m_bottleneck = s.configuration == 'A'
                        ? Port{ fmt::format("NIC egress of S{}", m_crossSource), up[m_crossSource] }
                        : Port{ fmt::format("ToR port towards S{}", m_crossDestination),

@@ -54,6 +54,7 @@ BuildStar(const Scenario& s)
     SetTcpDefaults(s);
     StarTopologyConfig topo;
     topo.configuration = s.configuration;
+    topo.hosts = s.hosts;
     topo.linkRate = DataRate(static_cast<uint64_t>(std::llround(s.linkRateGbps * 1e9)));
     topo.linkDelay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
     topo.mtu = static_cast<uint16_t>(s.mtuBytes);

@@ -141,7 +141,7 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         t.hostQueueDiscs.push_back(hostTc.Install(link.Get(0)).Get(0));
         t.torQueueDiscs.push_back(torTc.Install(link.Get(1)).Get(0));
         std::ostringstream net;
-        net << "10.0." << i << ".0";
+        net << "10." << (i >> 8) << "." << (i & 0xff) << ".0";
         addr.SetBase(net.str().c_str(), "255.255.255.0");
         Ipv4InterfaceContainer ifs = addr.Assign(link);
         t.hostAddresses.push_back(ifs.GetAddress(0));
@@ -162,7 +162,7 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         t.pfc->Install(t.torQueueDiscs, t.hostAddresses, nics, delay);
     }
 
-    t.jobHosts = JobHosts(m_config.configuration);
+    t.jobHosts = JobHosts(m_config.configuration, m_config.hosts);
     if (m_config.configuration == 'A')
     {
         t.crossSource = 0;
@@ -177,10 +177,17 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
 }
 
 std::vector<uint32_t>
-StarTopologyHelper::JobHosts(char configuration)
+StarTopologyHelper::JobHosts(char configuration, uint32_t hosts)
 {
-    return configuration == 'A' ? std::vector<uint32_t>{ 0, 1, 2, 3 }
-                                : std::vector<uint32_t>{ 0, 1, 3 };
+    std::vector<uint32_t> job;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        if (configuration == 'A' || h != 2) // B: S2 is the cross-traffic source
+        {
+            job.push_back(h);
+        }
+    }
+    return job;
 }
 
 } // namespace ns3

@@ -6,8 +6,8 @@
  *
  * Configuration A: the job runs on every host; cross traffic leaves S0 towards S1 (S0's
  * ring successor), so S0's NIC egress is the only bottleneck.
- * Configuration B: the job runs on S0, S1, S3; S2 sends cross traffic to S0, so the ToR
- * port towards S0 is the bottleneck.
+ * Configuration B: the job runs on every host but S2 (S0, S1, S3 on the testbed's four); S2
+ * sends cross traffic to S0, so the ToR port towards S0 is the bottleneck.
  */
 #ifndef FLUMEN_STAR_TOPOLOGY_HELPER_H
 #define FLUMEN_STAR_TOPOLOGY_HELPER_H
@@ -98,8 +98,8 @@ class StarTopologyHelper
     /** Builds nodes, links, IP stack (with the given TCP congestion control), queue discs, routes.
      */
     StarTopology Install(const std::string& tcpCongestionControl = "ns3::TcpCubic") const;
-    /** Host index of each training rank: A runs the job on S0..S3, B on S0, S1, S3. */
-    static std::vector<uint32_t> JobHosts(char configuration);
+    /** Host index of each training rank: A runs the job on every host, B on all but S2. */
+    static std::vector<uint32_t> JobHosts(char configuration, uint32_t hosts = 4);
 
   private:
     StarTopologyConfig m_config;

@@ -3,6 +3,8 @@
 #include "scenario.h"
 #include "test-support.h"
 
+#include "ns3/star-topology-helper.h"
+
 #include <gtest/gtest.h>
 
 using namespace flumen;
@@ -246,4 +248,14 @@ TEST(Scenario, NumbersBeyondADoubleAreNamedByKey)
                   std::string::npos)
             << e.what();
     }
+}
+
+TEST(Scenario, HostsSetTheRingsSize)
+{
+    EXPECT_EQ(test::Resolve(json{ { "topology", { { "hosts", 8 } } } }).hosts, 8u);
+    EXPECT_EQ(ns3::StarTopologyHelper::JobHosts('A', 6),
+              (std::vector<uint32_t>{ 0, 1, 2, 3, 4, 5 }));
+    EXPECT_EQ(ns3::StarTopologyHelper::JobHosts('B', 6), (std::vector<uint32_t>{ 0, 1, 3, 4, 5 }));
+    EXPECT_EQ(ns3::StarTopologyHelper::JobHosts('B'), (std::vector<uint32_t>{ 0, 1, 3 }));
+    EXPECT_THROW(test::Resolve(json{ { "topology", { { "hosts", 3 } } } }), ScenarioError);
 }
