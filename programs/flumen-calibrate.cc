@@ -32,7 +32,8 @@ const char* kUsage
       "  --tcp-only          fit only the TCP host ceiling, with the model profiles of\n"
       "                      --calibration FILE (kept in the output) or the built-in ones\n"
       "  --check             fit nothing: simulate every idle point at the built-in profiles\n"
-      "                      and write them (with their errors) as a calibration file\n";
+      "                      and write them (with their errors) as a calibration file\n"
+      "  --engine E          simulation.engine of every run: packet (default) or flow\n";
 
 } // namespace
 
@@ -44,17 +45,29 @@ main(int argc, char** argv)
     std::string profilesPath; //!< --calibration: the model profiles a --tcp-only fit uses
     bool tcpOnly = false;
     bool checkOnly = false; //!< simulate at the built-in profiles, fit nothing
+    std::string engine = "packet";
     uint32_t iterations = 4;
     unsigned jobs = std::max(1u, static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN)));
     for (int i = 1; i < argc; ++i)
     {
         std::string a = argv[i];
-        if ((a == "--out" || a == "--iterations" || a == "--calibration") && i + 1 < argc)
+        if ((a == "--out" || a == "--iterations" || a == "--calibration" || a == "--engine")
+            && i + 1 < argc)
         {
             std::string v = argv[++i];
             if (a == "--out")
             {
                 outPath = v;
+            }
+            else if (a == "--engine")
+            {
+                if (v != "packet" && v != "flow")
+                {
+                    std::cerr << "flumen: --engine: expected packet or flow, got '" << v << "'\n"
+                              << kUsage;
+                    return 2;
+                }
+                engine = v;
             }
             else if (a == "--calibration")
             {
@@ -153,6 +166,13 @@ main(int argc, char** argv)
     }
     std::vector<flumen::IdlePoint>& points = found.idle;
     std::vector<flumen::IdlePoint>& tcpReferences = found.tcpReferences;
+    for (auto* list : { &points, &tcpReferences })
+    {
+        for (auto& p : *list)
+        {
+            p.testbedSettings["simulation"]["engine"] = engine;
+        }
+    }
     if (tcpOnly)
     {
         points.clear(); // the profiles stay: the built-in ones or --calibration's
@@ -187,7 +207,7 @@ main(int argc, char** argv)
     }
     try
     {
-        flumen::WriteCalibrationFile(outPath, iterations, manifests, models, transports);
+        flumen::WriteCalibrationFile(outPath, iterations, manifests, models, transports, engine);
     }
     catch (const std::exception& e)
     {

@@ -355,9 +355,10 @@ FitModelProfiles(std::vector<IdlePoint>& points, json& models, uint32_t iteratio
 void
 WriteCalibrationFile(const std::string& path, uint32_t iterations,
                      const std::vector<std::string>& manifests, const json& models,
-                     const json& transports)
+                     const json& transports, const std::string& engine)
 {
     json out = { { "written_by", "flumen calibrate" },
+                 { "engine", engine },
                  { "iterations_per_run", iterations },
                  { "manifests", manifests },
                  { "models", models } };

@@ -56,10 +56,13 @@ void FitModelProfiles(std::vector<IdlePoint>& points, nlohmann::json& models, ui
 nlohmann::json FitHostCeiling(std::vector<IdlePoint>& refs, const nlohmann::json& models,
                               uint32_t iterations, unsigned jobs);
 
-/** Writes the calibration file (atomically) that run, sweep and validate read. */
+/**
+ * Writes the calibration file (atomically) that run, sweep and validate read; `engine`, the
+ * simulation.engine its runs used, is recorded in it.
+ */
 void WriteCalibrationFile(const std::string& path, uint32_t iterations,
                           const std::vector<std::string>& manifests, const nlohmann::json& models,
-                          const nlohmann::json& transports);
+                          const nlohmann::json& transports, const std::string& engine);
 
 /** What the file holds, a line per model and transport, for the console. */
 std::string DescribeCalibration(const nlohmann::json& models, const nlohmann::json& transports);

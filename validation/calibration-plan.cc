@@ -67,7 +67,7 @@ SimulateIdle(const IdlePoint& p, double computeS, double backwardShare, double j
     }
     user.merge_patch(p.testbedSettings);
     Scenario s = ResolveScenario(user, p.source);
-    const size_t workers = ns3::StarTopologyHelper::JobHosts(s.configuration).size();
+    const size_t workers = ns3::StarTopologyHelper::JobHosts(s.configuration, s.hosts).size();
     if (workers != static_cast<size_t>(p.workers))
     {
         throw std::runtime_error(fmt::format("{}: the series has {} workers; configuration {} "

@@ -167,3 +167,32 @@ TEST(Calibrate, ChecksItsOutputFirstAndLeavesNoFileOnAFullDisk)
     EXPECT_FALSE(left);
     EXPECT_EQ(entries, std::vector<std::string>{ "filler" });
 }
+
+TEST(Calibrate, TheFlowEngineFitsTheProfilesTheShippedPacketFitFound)
+{
+    // The fit starts from the built-in (packet-fitted) profiles and keeps them where they
+    // already match the idle points within its tolerance: a profile the flow engine's idle
+    // runs did not reproduce would move by more than 3 %.
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/cal.json";
+    auto r = test::RunCalibrate(kManifests + "iperf-rdma-configA.json " + kManifests
+                                + "websearch-rdma-configB.json --engine flow --out " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    json flow = json::parse(test::ReadFile(out));
+    EXPECT_EQ(flow["engine"], "flow");
+    json packet = json::parse(
+        test::ReadFile(std::string(FLUMEN_SOURCE_DIR) + "/validation/calibration.json"));
+    for (const auto& [model, m] : packet["models"].items())
+    {
+        const double a = m["compute_s"];
+        const double b = flow["models"][model]["compute_s"];
+        std::cout << "[measure] " << model << " compute: packet fit " << a << " s, flow fit " << b
+                  << " s (" << (b / a - 1) * 100 << " %)\n";
+        EXPECT_NEAR(b, a, 0.03 * a) << model;
+    }
+    EXPECT_EQ(test::RunCalibrate(kManifests + "iperf-rdma-configA.json --engine fluid --out "
+                                 + dir.Path() + "/x.json")
+                  .exitCode,
+              2);
+}
