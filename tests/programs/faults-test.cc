@@ -44,6 +44,31 @@ Entries(const std::string& dir)
     return names;
 }
 
+// Starts `argv` (its output to /dev/null), lets it run `seconds`, then kills it with SIGKILL.
+void
+KillAfter(const std::vector<std::string>& argv, double seconds)
+{
+    pid_t pid = ::fork();
+    if (pid == 0)
+    {
+        int devnull = ::open("/dev/null", O_WRONLY);
+        ::dup2(devnull, 1);
+        ::dup2(devnull, 2);
+        std::vector<char*> args;
+        for (const auto& a : argv)
+        {
+            args.push_back(const_cast<char*>(a.c_str()));
+        }
+        args.push_back(nullptr);
+        ::execv(args[0], args.data());
+        ::_exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+}
+
 } // namespace
 
 TEST(Faults, RunOnAFullDiskFailsAndLeavesNothing)
@@ -81,17 +106,8 @@ TEST(Faults, RunKilledWhileWritingLeavesNoResultOrAWholeOne)
     for (int k = 0; k < 12; ++k)
     {
         const std::string out = dir.Path() + "/out" + std::to_string(k);
-        pid_t pid = ::fork();
-        if (pid == 0)
-        {
-            ::execl(FLUMEN_RUN_BINARY, FLUMEN_RUN_BINARY, scenario.c_str(), "--quiet", "--out",
-                    out.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        std::this_thread::sleep_for(std::chrono::duration<double>(wall * (0.67 + 0.04 * k)));
-        ::kill(pid, SIGKILL);
-        int status = 0;
-        ::waitpid(pid, &status, 0);
+        KillAfter({ FLUMEN_RUN_BINARY, scenario, "--quiet", "--out", out },
+                  wall * (0.67 + 0.04 * k));
         if (fs::exists(out + "/summary.json"))
         {
             // A marker means every file of the set is in place and whole.
@@ -240,20 +256,8 @@ TEST(Faults, ValidateKilledWhileWritingLeavesAWholeReportOrNoneAndRecovers)
     for (int k = 0; k < 16; ++k)
     {
         const std::string out = dir.Path() + "/out" + std::to_string(k);
-        pid_t pid = ::fork();
-        if (pid == 0)
-        {
-            int devnull = ::open("/dev/null", O_WRONLY);
-            ::dup2(devnull, 1);
-            ::dup2(devnull, 2);
-            ::execl(FLUMEN_VALIDATE_BINARY, FLUMEN_VALIDATE_BINARY, manifest.c_str(), "--quick",
-                    "--report-only", "--out", out.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        std::this_thread::sleep_for(std::chrono::duration<double>(wall * k / 12.0));
-        ::kill(pid, SIGKILL);
-        int status = 0;
-        ::waitpid(pid, &status, 0);
+        KillAfter({ FLUMEN_VALIDATE_BINARY, manifest, "--quick", "--report-only", "--out", out },
+                  wall * k / 12.0);
         if (fs::exists(out + "/report.md"))
         {
             EXPECT_EQ(test::ReadFile(out + "/points.csv"), refPoints) << out;
@@ -311,26 +315,8 @@ TEST(Faults, CalibrateKilledLeavesThePreviousFileOrTheNewOne)
     {
         // An older file in place each time: a kill leaves it or the new one, whole.
         dir.Write("cal.json", old);
-        pid_t pid = ::fork();
-        if (pid == 0)
-        {
-            int devnull = ::open("/dev/null", O_WRONLY);
-            ::dup2(devnull, 1);
-            ::dup2(devnull, 2);
-            std::vector<char*> argv;
-            for (const auto& a : args)
-            {
-                argv.push_back(const_cast<char*>(a.c_str()));
-            }
-            argv.push_back(nullptr);
-            ::execv(argv[0], argv.data());
-            ::_exit(127);
-        }
         // Around the end of the run, where it writes (the same wall time, give or take).
-        std::this_thread::sleep_for(std::chrono::duration<double>(wall * (0.85 + 0.05 * k)));
-        ::kill(pid, SIGKILL);
-        int status = 0;
-        ::waitpid(pid, &status, 0);
+        KillAfter(args, wall * (0.85 + 0.05 * k));
         const std::string now = test::ReadFile(out);
         EXPECT_TRUE(now == reference || now == old) << now.substr(0, 200);
         replaced += now == reference;
