@@ -87,13 +87,26 @@ FormatHumanSummary(const RunSummary& sm)
         }
     }
     const PortSummary& b = sm.bottleneck;
-    out += fmt::format("  bottleneck       {}: utilization {:.1f}%, drops {}, ECN marks {}, "
-                       "queue mean {:.0f} KB max {:.0f} KB\n",
-                       b.port, 100 * b.utilization, b.drops, b.ecnMarks, b.meanQueueBytes / 1e3,
-                       b.maxQueueBytes / 1e3);
-    out += fmt::format("  speed            {:.3f} s simulated in {:.1f} s wall ({:.0f}x slower "
-                       "than real time, {:.2f} M events)\n",
-                       sm.simulatedTimeS, sm.wallTimeS, sm.wallPerSimulatedS, sm.events / 1e6);
+    if (sm.engine == "flow")
+    {
+        out += fmt::format("  bottleneck       {}: utilization {:.1f}% (the flow engine has no "
+                           "queues, drops or marks)\n",
+                           b.port, 100 * b.utilization);
+    }
+    else
+    {
+        out += fmt::format("  bottleneck       {}: utilization {:.1f}%, drops {}, ECN marks {}, "
+                           "queue mean {:.0f} KB max {:.0f} KB\n",
+                           b.port, 100 * b.utilization, b.drops, b.ecnMarks, b.meanQueueBytes / 1e3,
+                           b.maxQueueBytes / 1e3);
+    }
+    const double pace = sm.wallPerSimulatedS;
+    const std::string relative = pace >= 1 || pace <= 0
+                                     ? fmt::format("{:.0f}x slower than real time", pace)
+                                     : fmt::format("{:.0f}x faster than real time", 1 / pace);
+    out += fmt::format("  speed            {:.3f} s simulated in {:.3g} s wall ({}, {:.2f} M "
+                       "events; {} engine)\n",
+                       sm.simulatedTimeS, sm.wallTimeS, relative, sm.events / 1e6, sm.engine);
     return out;
 }
 

@@ -120,3 +120,35 @@ TEST(RunSummary, ShippedValidationRunsRead)
     std::cout << "[measure] " << read << " shipped run summaries read\n";
     EXPECT_GT(read, 100u);
 }
+
+TEST(RunSummary, TheEngineTravelsAndTheTextSaysWhatItModels)
+{
+    RunSummary flow = Sample();
+    flow.scenario = test::Resolve(json::object()).resolved; // the text reads a whole scenario
+    flow.jobFinished.reset();
+    flow.unfinished.reset();
+    flow.engine = "flow";
+    flow.engineIgnores = { "topology.switch_queue", "dcqcn" };
+    flow.wallPerSimulatedS = 0.01;
+    const json j = ToJson(flow);
+    EXPECT_EQ(j["engine"], "flow");
+    const RunSummary back = RunSummaryFromJson(j, "flow.json");
+    EXPECT_EQ(back.engineIgnores, flow.engineIgnores);
+    const std::string text = FormatHumanSummary(flow);
+    EXPECT_NE(text.find("100x faster than real time"), std::string::npos) << text;
+    EXPECT_NE(text.find("no queues, drops or marks"), std::string::npos) << text;
+    // A summary written before engines existed reads as the packet level's.
+    json old = ToJson(Sample());
+    old.erase("engine");
+    EXPECT_EQ(RunSummaryFromJson(old, "old.json").engine, "packet");
+    RunSummary packet = flow;
+    packet.engine = "packet";
+    packet.wallPerSimulatedS = 50;
+    const std::string slow = FormatHumanSummary(packet);
+    EXPECT_NE(slow.find("50x slower than real time"), std::string::npos) << slow;
+    EXPECT_NE(slow.find("packet engine)"), std::string::npos) << slow;
+    EXPECT_NE(slow.find("queue mean"), std::string::npos) << slow;
+    json bad = j;
+    bad["engine_ignores"] = 3;
+    EXPECT_THROW(RunSummaryFromJson(bad, "bad.json"), RunSummaryError);
+}
