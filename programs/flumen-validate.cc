@@ -53,9 +53,11 @@ const char* kUsage
       "                      (default 3, the fewest a point runs; 0: --max-sim-s alone)\n"
       "  --report-only       simulate nothing: the report from the runs already in DIR/points\n"
       "                      (the others are listed as not run), e.g. while a long run goes on\n"
-      "  --engine E          simulation.engine of every run: packet (default) or flow\n"
+      "  --engine E          simulation.engine of every run: packet (default), flow, or auto\n"
+      "                      (flow, re-run at packet level out of the flow engine's domain)\n"
       "  --compare-engines PACKET_POINTS\n"
-      "                      with --engine flow: set each run beside the packet level's run of\n"
+      "                      with --engine flow or auto: set each run beside the packet level's "
+      "run of\n"
       "                      the same point in PACKET_POINTS (e.g. results/validation/points);\n"
       "                      writes DIR/engines.csv and engines.md\n";
 

@@ -94,8 +94,9 @@ struct Scenario
     bool reportUnfinished = false; //!< simulation.on_max_time = report
     double durationS = 0;
     std::string scheduler;
-    std::string engine;         //!< "packet" (the reference) or "flow"
-    bool flowWholeSteps = true; //!< flow engine: ring steps unsliced
+    std::string engine;               //!< "packet" (the reference), "flow" or "auto"
+    double autoMaxUtilization = 0.95; //!< engine auto: busier FIFO bottlenecks go to packet
+    bool flowWholeSteps = true;       //!< flow engine: ring steps unsliced
     double progressIntervalS = 0;
 };
 

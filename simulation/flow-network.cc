@@ -146,6 +146,21 @@ FlowEngineIgnoredKeys()
     return keys;
 }
 
+bool
+FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& why)
+{
+    const bool roundRobin = s.jobEnabled && s.transport == "rdma" && s.configuration == 'A';
+    const double busy = flowRun.bottleneck.utilization;
+    const bool in = roundRobin || busy < s.autoMaxUtilization;
+    why = fmt::format(
+        "{}: the flow engine's bottleneck ({}, {}) was {:.1f} % busy{}", in ? "flow" : "packet",
+        flowRun.bottleneck.port, roundRobin ? "round robin" : "FIFO", 100 * busy,
+        in ? ""
+           : fmt::format(", above simulation.auto_max_utilization = {}; re-run at packet level",
+                         s.autoMaxUtilization));
+    return in;
+}
+
 FlowNetwork::FlowNetwork(const Scenario& s)
 {
     const uint32_t hosts = s.hosts;

@@ -18,6 +18,13 @@ namespace flumen
 /** Scenario keys (prefixes) that only the packet level models: the flow engine ignores them. */
 const std::vector<std::string>& FlowEngineIgnoredKeys();
 
+/**
+ * Whether a flow-level run stayed where the flow engine agrees with the packet level: not
+ * when its bottleneck is a FIFO port (any but an RDMA job's round-robin NIC, configuration A)
+ * busier than simulation.auto_max_utilization. `why` says which, and the figures.
+ */
+bool FlowEngineInDomain(const Scenario& scenario, const RunSummary& flowRun, std::string& why);
+
 class FlowNetwork : public Network
 {
   public:

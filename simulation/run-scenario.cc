@@ -1,6 +1,7 @@
 #include "run-scenario.h"
 
 #include "cross-traffic.h"
+#include "flow-network.h"
 #include "measurement.h"
 #include "network.h"
 #include "summarise.h"
@@ -76,10 +77,9 @@ FailUnfinished(const Scenario& s, const Measurement& m, const TrainingJob& job)
                     s.source, done, s.iterations, s.maxTimeS, ranks));
 }
 
-} // namespace
-
+// One run in one engine (packet or flow).
 RunOutput
-RunScenario(const Scenario& s, const RunOptions& options)
+RunInOneEngine(const Scenario& s, const RunOptions& options)
 {
     const auto wallStart = Measurement::Clock::now();
 
@@ -132,6 +132,43 @@ RunScenario(const Scenario& s, const RunOptions& options)
     out.summary.wallPerSimulatedS
         = out.summary.simulatedTimeS > 0 ? out.summary.wallTimeS / out.summary.simulatedTimeS : 0.0;
     Simulator::Destroy();
+    return out;
+}
+
+} // namespace
+
+RunOutput
+RunScenario(const Scenario& s, const RunOptions& options)
+{
+    if (s.engine != "auto")
+    {
+        return RunInOneEngine(s, options);
+    }
+    // auto: the flow engine first; out of its domain, the packet level.
+    Scenario flow = s;
+    flow.engine = "flow";
+    std::string why;
+    double flowWallS = 0;
+    try
+    {
+        RunOutput out = RunInOneEngine(flow, options);
+        flowWallS = out.summary.wallTimeS;
+        if (FlowEngineInDomain(s, out.summary, why))
+        {
+            out.summary.engineAuto = why;
+            return out;
+        }
+    }
+    catch (const RunError& e)
+    {
+        why = fmt::format("packet: the flow-level run failed ({}); re-run at packet level",
+                          e.what());
+    }
+    Scenario packet = s;
+    packet.engine = "packet";
+    RunOutput out = RunInOneEngine(packet, options);
+    out.summary.engineAuto = why;
+    out.summary.wallTimeS += flowWallS;
     return out;
 }
 

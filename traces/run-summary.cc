@@ -147,6 +147,10 @@ ToJson(const RunSummary& s)
     {
         j["engine_ignores"] = s.engineIgnores;
     }
+    if (!s.engineAuto.empty())
+    {
+        j["engine_auto"] = s.engineAuto;
+    }
     j["iterations"] = s.iterations;
     j["warmup_iterations"] = s.warmupIterations;
     j["workers"] = s.workers;
@@ -238,6 +242,10 @@ RunSummaryFromJson(const json& j, const std::string& source)
     RunSummary s;
     s.name = r.Get<std::string>("name");
     s.engine = r.Has("engine") ? r.Get<std::string>("engine") : "packet"; // older runs: packet
+    if (r.Has("engine_auto"))
+    {
+        s.engineAuto = r.Get<std::string>("engine_auto");
+    }
     if (r.Has("engine_ignores"))
     {
         const json& keys = j.at("engine_ignores");

@@ -103,7 +103,8 @@ struct RunSummary
     std::string name;
     std::string engine = "packet";          //!< simulation.engine: "packet" or "flow"
     std::vector<std::string> engineIgnores; //!< keys this engine does not model (flow)
-    uint32_t iterations = 0;                //!< measured per worker
+    std::string engineAuto;  //!< simulation.engine auto: which engine ran and why ("" otherwise)
+    uint32_t iterations = 0; //!< measured per worker
     uint32_t warmupIterations = 0;
     uint32_t workers = 0;
     SummaryStatistics iterationTimeS; //!< over the measured iterations of every worker

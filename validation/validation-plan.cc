@@ -425,14 +425,15 @@ CompleteValidationOptions(ValidationOptions& o)
     {
         o.seeds = o.quick ? 1 : 2;
     }
-    if (o.engine != "packet" && o.engine != "flow")
+    if (o.engine != "packet" && o.engine != "flow" && o.engine != "auto")
     {
-        throw std::invalid_argument("--engine: expected packet or flow, got '" + o.engine + "'");
+        throw std::invalid_argument("--engine: expected packet, flow or auto, got '" + o.engine
+                                    + "'");
     }
     if (!o.comparePacketRuns.empty() && o.engine == "packet")
     {
-        throw std::invalid_argument("--compare-engines: needs --engine flow (the packet runs "
-                                    "are the reference it compares with)");
+        throw std::invalid_argument("--compare-engines: needs --engine flow or auto (the packet "
+                                    "runs are the reference it compares with)");
     }
     for (const auto& m : o.models)
     {

@@ -201,3 +201,42 @@ TEST(FlowEngine, BothEnginesRunMoreHostsThanTheTestbed)
               << " s, flow " << mean[1] << " s\n";
     EXPECT_NEAR(mean[1], mean[0], 0.1 * mean[0]);
 }
+
+TEST(FlowEngine, AutoKeepsTheFlowRunInItsDomainAndRerunsAtPacketLevelOutOfIt)
+{
+    // A small ring beside iperf into S0 (configuration B, a FIFO ToR port): at 5 Gbps the
+    // port is far from busy and the flow run stands; at 23 Gbps it is saturated and the run
+    // is the packet level's.
+    test::TempDir dir;
+    const std::string scenario = dir.Write("auto.json", R"({
+      "topology": {"configuration": "B"},
+      "job": {"model": "m", "iterations": 3, "warmup_iterations": 1},
+      "models": {"m": {"parameters": 2000000, "compute_s": 0.004}},
+      "cross_traffic": {"type": "iperf"},
+      "simulation": {"engine": "auto"}})");
+    json runs[2];
+    const char* loads[2] = { "5", "23" };
+    for (int i = 0; i < 2; ++i)
+    {
+        const std::string out = dir.Path() + "/out" + std::to_string(i);
+        auto r = test::RunFlumen(scenario + " --quiet --set cross_traffic.load_gbps=" + loads[i]
+                                 + " --out " + out);
+        ASSERT_EQ(r.exitCode, 0) << r.output;
+        runs[i] = json::parse(test::ReadFile(out + "/summary.json"));
+        std::cout << "[measure] auto at " << loads[i] << " Gbps: " << runs[i]["engine_auto"]
+                  << "\n";
+    }
+    EXPECT_EQ(runs[0]["engine"], "flow");
+    EXPECT_EQ(runs[1]["engine"], "packet");
+    EXPECT_NE(runs[1]["engine_auto"].get<std::string>().find("re-run at packet level"),
+              std::string::npos);
+    EXPECT_EQ(runs[1]["scenario"]["simulation"]["engine"], "auto");
+    // The packet run is the packet level's own: the same as asking for it.
+    auto p = test::RunFlumen(scenario
+                             + " --quiet --set cross_traffic.load_gbps=23 --set "
+                               "simulation.engine=packet --out "
+                             + dir.Path() + "/packet");
+    ASSERT_EQ(p.exitCode, 0) << p.output;
+    EXPECT_EQ(test::ReadFile(dir.Path() + "/packet/iterations.csv"),
+              test::ReadFile(dir.Path() + "/out1/iterations.csv"));
+}
