@@ -197,6 +197,16 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     c.lines.push_back(fmt::format("engines: {} of {} runs compared (finished and uncensored in "
                                   "both engines)",
                                   c.compared, c.runs));
+    const size_t rerun
+        = std::count_if(pairs.begin(), pairs.end(),
+                        [](const Pair& p) { return p.flow && p.flow->engine == "packet"; });
+    if (rerun > 0)
+    {
+        // engine auto: these "flow" runs are the packet level's own, by the auto rule.
+        c.lines.push_back(fmt::format("  engine auto: {} of these runs went to the packet level "
+                                      "(simulation.auto_max_utilization)",
+                                      rerun));
+    }
     c.lines.push_back(fmt::format("  mean iteration time |flow - packet|: median {:.1f} % "
                                   "(target 3 %: {}), p95 {:.1f} % (target 10 %: {})",
                                   c.medianAbsMeanDiffPct, met(c.medianAbsMeanDiffPct, 3),
