@@ -54,10 +54,9 @@ TEST(Bench, QuickRunMeasuresTheAnchorAndEveryCanonicalScenario)
         EXPECT_NEAR(f["faster_than_real_time"].get<double>(),
                     1 / f["wall_per_simulated_s"].get<double>(), 1e-6)
             << name;
-        EXPECT_NEAR(f["speedup_vs_packet"].get<double>(),
-                    s["wall_per_simulated_s"].get<double>()
-                        / f["wall_per_simulated_s"].get<double>(),
-                    1e-6)
+        EXPECT_NEAR(
+            f["speedup_vs_packet"].get<double>(),
+            s["wall_per_simulated_s"].get<double>() / f["wall_per_simulated_s"].get<double>(), 1e-6)
             << name;
         EXPECT_GT(f["speedup_vs_packet"].get<double>(), 1.0) << name;
     }

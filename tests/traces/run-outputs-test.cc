@@ -58,4 +58,3 @@ TEST(RunOutputs, WritesBothFilesAndNoTemporaries)
         EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
     }
 }
-
