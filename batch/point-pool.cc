@@ -244,25 +244,15 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
     catch (...)
     {
         // A failure of the pool itself (a full disk for a record, say): the runs under way are
-        // stopped and their folders removed, so that nothing half done stays behind.
+        // stopped and every folder this process made for a run is removed, so that nothing
+        // half done stays behind.
         for (const auto& [pid, r] : running)
         {
             ::kill(pid, SIGTERM);
             int status = 0;
             ::waitpid(pid, &status, 0);
-            fs::remove_all(r.tmp, ec);
         }
-        // ... and a folder made for a run that never started.
-        const std::string ours = ".tmp." + ProcessTag();
-        for (const auto& e : fs::directory_iterator(dir, ec))
-        {
-            const std::string name = e.path().filename().string();
-            if (name.size() > ours.size()
-                && name.compare(name.size() - ours.size(), ours.size(), ours) == 0)
-            {
-                fs::remove_all(e.path(), ec);
-            }
-        }
+        RemoveStaleTemporaries(dir.string(), ProcessTag());
         throw;
     }
     return result;

@@ -149,7 +149,8 @@ FlowEngineIgnoredKeys()
 bool
 FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& why)
 {
-    const bool roundRobin = s.jobEnabled && s.transport == "rdma" && s.configuration == 'A';
+    const bool roundRobin = s.jobEnabled && s.transport == "rdma"
+                            && StarTopologyHelper::Roles(s.configuration).bottleneckAtNic;
     const double busy = flowRun.bottleneck.utilization;
     const bool in = roundRobin || busy < s.autoMaxUtilization;
     why = fmt::format(
@@ -176,17 +177,18 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         // robin (NicQueueDisc).
         up.push_back(m_net->AddLink(bps, !(s.jobEnabled && s.transport == "rdma")));
         down.push_back(m_net->AddLink(bps, true));
-        m_ports.push_back({ fmt::format("S{} NIC egress", i), up.back() });
-        m_ports.push_back({ fmt::format("ToR port towards S{}", i), down.back() });
+        m_ports.push_back({ StarTopologyHelper::PortName(i, true), up.back() });
+        m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });
         Ptr<FluidHost> host = CreateObject<FluidHost>();
         host->SetNetwork(m_net);
         host->SetAddress(Ipv4Address(0x0a010001 + i)); // 10.1.0.1, ...: names only
         m_addresses.push_back(host->GetAddress());
         m_hosts.Get(i)->AggregateObject(host);
     }
-    m_jobHosts = StarTopologyHelper::JobHosts(s.configuration, hosts);
-    m_crossSource = s.configuration == 'A' ? 0 : 2;
-    m_crossDestination = s.configuration == 'A' ? 1 : 0;
+    const StarRoles roles = StarTopologyHelper::Roles(s.configuration, hosts);
+    m_jobHosts = roles.jobHosts;
+    m_crossSource = roles.crossSource;
+    m_crossDestination = roles.crossDestination;
     // Routes where traffic goes: each rank to the next, and the cross traffic's (all pairs
     // would grow as the square of the hosts).
     auto route = [&](uint32_t from, uint32_t to)
@@ -202,10 +204,8 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         route(m_jobHosts[k], m_jobHosts[(k + 1) % m_jobHosts.size()]);
     }
     route(m_crossSource, m_crossDestination);
-    m_bottleneck = s.configuration == 'A'
-                       ? Port{ fmt::format("NIC egress of S{}", m_crossSource), up[m_crossSource] }
-                       : Port{ fmt::format("ToR port towards S{}", m_crossDestination),
-                               down[m_crossDestination] };
+    const uint32_t b = roles.BottleneckHost();
+    m_bottleneck = Port{ roles.BottleneckName(), roles.bottleneckAtNic ? up[b] : down[b] };
     m_tcpWireFactor = TcpWireFactor(s);
 
     // Slices pipeline a ring step's hops; between flow events the rates are constant, so a whole
@@ -346,7 +346,13 @@ FlowNetwork::Observe(const Scenario& s)
 void
 FlowNetwork::AddToBins(Time from, Time to)
 {
-    // The bottleneck's rates were constant over [from, to): spread its bytes over the bins.
+    AddBottleneckBytes(m_bins, from, to);
+}
+
+// The bottleneck's rates were constant over [from, to): spread its bytes over the bins.
+void
+FlowNetwork::AddBottleneckBytes(std::vector<LinkRow>& bins, Time from, Time to) const
+{
     const double job = m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::JOB) / 8;
     const double cross = m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::CROSS) / 8;
     double t = from.GetSeconds();
@@ -354,19 +360,18 @@ FlowNetwork::AddToBins(Time from, Time to)
     while (t < end)
     {
         const auto bin = static_cast<size_t>(t / m_binS);
-        while (m_bins.size() <= bin)
+        while (bins.size() <= bin)
         {
             LinkRow row;
-            row.startS = m_bins.size() * m_binS;
+            row.startS = bins.size() * m_binS;
             row.widthS = m_binS;
-            m_bins.push_back(row);
+            bins.push_back(row);
         }
         const double until = std::min(end, (bin + 1) * m_binS);
-        m_bins[bin].jobBytes += static_cast<uint64_t>(job * (until - t) + 0.5);
-        m_bins[bin].crossBytes += static_cast<uint64_t>(cross * (until - t) + 0.5);
+        bins[bin].jobBytes += static_cast<uint64_t>(job * (until - t) + 0.5);
+        bins[bin].crossBytes += static_cast<uint64_t>(cross * (until - t) + 0.5);
         t = until > t ? until : std::nextafter(t, end);
     }
-    m_binnedUntil = to;
 }
 
 void
@@ -418,13 +423,9 @@ FlowNetwork::BottleneckSeries() const
     {
         return {};
     }
-    // The last stretch, from the last rate change to now, is binned on a copy.
-    FlowNetwork& self = const_cast<FlowNetwork&>(*this);
-    std::vector<LinkRow> saved = m_bins;
-    const Time since = m_net->GetRatesSince();
-    self.AddToBins(since, Simulator::Now());
+    // The bins so far, and the stretch from the last rate change to now.
     std::vector<LinkRow> rows = m_bins;
-    self.m_bins = saved;
+    AddBottleneckBytes(rows, m_net->GetRatesSince(), Simulator::Now());
     return rows;
 }
 

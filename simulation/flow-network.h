@@ -56,6 +56,7 @@ class FlowNetwork : public Network
 
     PortSummary Summary(const Port& port) const;
     void AddToBins(ns3::Time from, ns3::Time to);
+    void AddBottleneckBytes(std::vector<LinkRow>& bins, ns3::Time from, ns3::Time to) const;
 
     ns3::Ptr<ns3::FluidNetwork> m_net;
     ns3::NodeContainer m_hosts;
@@ -70,7 +71,6 @@ class FlowNetwork : public Network
     std::vector<double> m_windowStartBytes; //!< per link, both classes
     double m_binS = 0;                      //!< link.csv bin width (0: none)
     std::vector<LinkRow> m_bins;
-    ns3::Time m_binnedUntil;
 };
 
 } // namespace flumen

@@ -191,9 +191,7 @@ PacketNetwork::Observe(const Scenario& s)
             Ptr<NetDevice> dev = side == 0 ? t.hostDevices.Get(i) : t.torDevices.Get(i);
             Ptr<QueueMonitor> m = CreateObject<QueueMonitor>();
             m->Attach(disc, dev, rate);
-            m_ports.emplace_back(side == 0 ? fmt::format("S{} NIC egress", i)
-                                           : fmt::format("ToR port towards S{}", i),
-                                 m);
+            m_ports.emplace_back(StarTopologyHelper::PortName(i, side == 0), m);
         }
     }
 }

@@ -149,10 +149,6 @@ Rdma(const FinishedRun& run)
         for (const auto& t : channels)
         {
             Ptr<RdmaRingTransport> q = DynamicCast<RdmaRingTransport>(t);
-            if (!q)
-            {
-                continue; // the flow engine's ring links have no RoCE counters
-            }
             r.cnps += q->GetCnpsSent();
             r.naks += q->GetNaksSent();
             r.timeouts += q->GetTimeouts();

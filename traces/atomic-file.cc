@@ -148,13 +148,16 @@ WriteFileSetAtomically(const std::string& dir,
 }
 
 void
-RemoveStaleTemporaries(const std::string& dir)
+RemoveStaleTemporaries(const std::string& dir, const std::string& tag)
 {
     namespace fs = std::filesystem;
+    const std::string mark = ".tmp." + tag;
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
     {
-        if (it->path().filename().string().find(".tmp.") != std::string::npos)
+        const std::string name = it->path().filename().string();
+        const size_t at = name.rfind(mark);
+        if (at != std::string::npos && (tag.empty() || at + mark.size() == name.size()))
         {
             std::error_code ignored;
             fs::remove_all(it->path(), ignored);

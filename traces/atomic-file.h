@@ -27,10 +27,11 @@ void WriteFileSetAtomically(const std::string& dir,
                             const std::vector<std::pair<std::string, std::string>>& files);
 
 /**
- * Removes the temporaries ("<name>.tmp.<tag>", files or folders) that killed writers left
- * directly in `dir`. Only for a folder this process owns (it holds the folder's lock).
+ * Removes the temporaries ("<name>.tmp.<tag>", files or folders) directly in `dir`: those of
+ * every writer (a folder this process owns: it holds the folder's lock, so the others were
+ * killed), or only those of process tag `tag` (its own, see ProcessTag()).
  */
-void RemoveStaleTemporaries(const std::string& dir);
+void RemoveStaleTemporaries(const std::string& dir, const std::string& tag = "");
 
 /**
  * A name for this process that is unique across the hosts sharing a file system

@@ -33,6 +33,17 @@ RunId(const std::string& label, uint64_t seed, const json& scenario, const std::
                        StableHash(scenario.dump() + version).substr(0, 8));
 }
 
+// The id the packet level's run of the same scenario has (what --compare-engines looks for).
+std::string
+PacketRunId(const std::string& label, uint64_t seed, json scenario, const std::string& version)
+{
+    if (scenario.contains("simulation"))
+    {
+        scenario["simulation"].erase("engine");
+    }
+    return RunId(label, seed, scenario, version);
+}
+
 class Planner
 {
   public:
@@ -83,13 +94,12 @@ class Planner
         }
         // Throws ScenarioError naming `where`.
         std::string version = ModelVersion(ResolveScenario(j, where));
-        // The packet level's id names the same point at packet level (--compare-engines).
-        const std::string packetId = RunId(label, seed, j, version);
         if (m_options.engine != "packet")
         {
             j["simulation"]["engine"] = m_options.engine;
         }
-        std::string id = m_options.engine == "packet" ? packetId : RunId(label, seed, j, version);
+        const std::string id = RunId(label, seed, j, version);
+        const std::string packetId = PacketRunId(label, seed, j, version);
         if (m_ids.insert(id).second)
         {
             m_plan.runs.push_back({ id,
@@ -378,9 +388,7 @@ AddCongestedSeeds(ValidationPlan& plan, int seeds)
                 std::string label = r.scenario["name"].get<std::string>();
                 const std::string version = r.about["model_version"].get<std::string>();
                 r.id = RunId(label, seed, r.scenario, version);
-                json packet = r.scenario;
-                packet["simulation"].erase("engine");
-                r.about["packet_run"] = RunId(label, seed, packet, version);
+                r.about["packet_run"] = PacketRunId(label, seed, r.scenario, version);
                 pp.runIds.push_back(r.id);
                 if (planned.insert(r.id).second)
                 {

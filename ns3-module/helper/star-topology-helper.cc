@@ -77,8 +77,14 @@ StarTopology::GetBottleneckDevice() const
 std::string
 StarTopology::GetBottleneckName() const
 {
+    return StarTopologyHelper::Roles(config.configuration, config.hosts).BottleneckName();
+}
+
+std::string
+StarRoles::BottleneckName() const
+{
     std::ostringstream os;
-    if (config.configuration == 'A')
+    if (bottleneckAtNic)
     {
         os << "NIC egress of S" << crossSource;
     }
@@ -162,17 +168,10 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         t.pfc->Install(t.torQueueDiscs, t.hostAddresses, nics, delay);
     }
 
-    t.jobHosts = JobHosts(m_config.configuration, m_config.hosts);
-    if (m_config.configuration == 'A')
-    {
-        t.crossSource = 0;
-        t.crossDestination = 1;
-    }
-    else
-    {
-        t.crossSource = 2;
-        t.crossDestination = 0;
-    }
+    const StarRoles roles = Roles(m_config.configuration, m_config.hosts);
+    t.jobHosts = roles.jobHosts;
+    t.crossSource = roles.crossSource;
+    t.crossDestination = roles.crossDestination;
     return t;
 }
 
@@ -188,6 +187,32 @@ StarTopologyHelper::JobHosts(char configuration, uint32_t hosts)
         }
     }
     return job;
+}
+
+StarRoles
+StarTopologyHelper::Roles(char configuration, uint32_t hosts)
+{
+    StarRoles r;
+    r.jobHosts = JobHosts(configuration, hosts);
+    r.bottleneckAtNic = configuration == 'A';
+    r.crossSource = configuration == 'A' ? 0 : 2; // A: S0 -> S1 (S0's successor); B: S2 -> S0
+    r.crossDestination = configuration == 'A' ? 1 : 0;
+    return r;
+}
+
+std::string
+StarTopologyHelper::PortName(uint32_t host, bool nic)
+{
+    std::ostringstream os;
+    if (nic)
+    {
+        os << "S" << host << " NIC egress";
+    }
+    else
+    {
+        os << "ToR port towards S" << host;
+    }
+    return os.str();
 }
 
 } // namespace ns3

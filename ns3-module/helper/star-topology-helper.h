@@ -91,6 +91,19 @@ struct StarTopology
     std::string GetBottleneckName() const;
 };
 
+/** The roles configuration A or B gives the hosts of a star of a given size. */
+struct StarRoles
+{
+    std::vector<uint32_t> jobHosts; //!< host index of rank 0, 1, ...
+    uint32_t crossSource = 0;
+    uint32_t crossDestination = 0;
+    bool bottleneckAtNic = false; //!< A: the source's NIC egress; B: the ToR port to the sink
+    /** The bottleneck port's host: its NIC's, or the ToR port towards it. */
+    uint32_t BottleneckHost() const { return bottleneckAtNic ? crossSource : crossDestination; }
+    /** e.g. "ToR port towards S0" (the summaries' name of the bottleneck). */
+    std::string BottleneckName() const;
+};
+
 class StarTopologyHelper
 {
   public:
@@ -100,6 +113,11 @@ class StarTopologyHelper
     StarTopology Install(const std::string& tcpCongestionControl = "ns3::TcpCubic") const;
     /** Host index of each training rank: A runs the job on every host, B on all but S2. */
     static std::vector<uint32_t> JobHosts(char configuration, uint32_t hosts = 4);
+    /** Every role of configuration A or B on `hosts` hosts. */
+    static StarRoles Roles(char configuration, uint32_t hosts = 4);
+    /** The name of host `host`'s NIC egress ("S1 NIC egress") or ToR port ("ToR port towards S1").
+     */
+    static std::string PortName(uint32_t host, bool nic);
 
   private:
     StarTopologyConfig m_config;
