@@ -147,6 +147,7 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
     std::map<pid_t, Running> running;
     size_t next = 0;
     bool report = false;
+    auto lastReport = start;
     try
     {
         while (next < pending.size() || !running.empty())
@@ -169,9 +170,13 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
                 spawn.outputFile = log;
                 running[StartProgram(args, spawn)] = { i, tmp };
             }
-            if (report) // after the refill, so that "running" counts what runs now
+            const auto now = std::chrono::steady_clock::now();
+            if (report // after the refill, so that "running" counts what runs now
+                && std::chrono::duration<double>(now - lastReport).count()
+                       >= options.progressIntervalS)
             {
                 report = false;
+                lastReport = now;
                 double elapsed
                     = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                           .count();

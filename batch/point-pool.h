@@ -36,6 +36,7 @@ struct PoolOptions
     unsigned jobs = 1;
     std::string label = "sweep";        //!< prefix of the progress lines
     std::vector<std::string> extraArgs; //!< passed to every flumen-run (e.g. --calibration F)
+    double progressIntervalS = 0;       //!< wall seconds between progress lines (0: each point)
 };
 
 /** A wall time for progress lines: "42s", "12m05s", "3h07m". */

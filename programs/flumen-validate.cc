@@ -10,6 +10,7 @@
 // points (censored ones included): validation-collate.h.
 // Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
 #include "atomic-file.h"
+#include "cross-validation.h"
 #include "engine-comparison.h"
 #include "folder-lock.h"
 #include "point-pool.h"
@@ -19,6 +20,7 @@
 #include "validation-report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <iostream>
@@ -36,6 +38,8 @@ const char* kUsage
       "                       [--budget-iterations N]\n"
       "                       [--report-only] [--engine packet|flow]\n"
       "                       [--compare-engines PACKET_POINTS]\n"
+      "                       [--cross-validate | --fit-on S1,S2] --fit KEY=LO:HI...\n"
+      "                       [--objective mean=1,cross=1,p99=0]\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
       "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
@@ -59,10 +63,25 @@ const char* kUsage
       "                      with --engine flow or auto: set each run beside the packet level's "
       "run of\n"
       "                      the same point in PACKET_POINTS (e.g. results/validation/points);\n"
-      "                      writes DIR/engines.csv and engines.md\n";
+      "                      writes DIR/engines.csv and engines.md\n"
+      "  --cross-validate    leave one series out: fit the --fit keys on the other series'\n"
+      "                      loaded points, predict the series left out; the report judges\n"
+      "                      every point out of sample (DIR/in-sample/: in sample, labelled)\n"
+      "  --fit-on S1,S2      one split instead: fit on these series, predict the others\n"
+      "  --fit KEY=LO:HI     a testbed parameter to fit (repeatable; docs/calibration.md)\n"
+      "  --objective TERMS   the fit's weights (default mean=1,cross=1,p99=0)\n";
+
+struct FitOptions
+{
+    bool crossValidate = false;
+    std::vector<std::string> fits;
+    std::string fitOn;
+    std::string objective;
+    bool Wanted() const { return crossValidate || !fitOn.empty(); }
+};
 
 void
-ParseOptions(int argc, char** argv, flumen::ValidationOptions& o)
+ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
 {
     for (int i = 1; i < argc; ++i)
     {
@@ -89,11 +108,18 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o)
         };
         if ((a == "--out" || a == "--calibration" || a == "--jobs" || a == "--iterations"
              || a == "--seeds" || a == "--models" || a == "--max-sim-s"
-             || a == "--budget-iterations" || a == "--engine" || a == "--compare-engines")
+             || a == "--budget-iterations" || a == "--engine" || a == "--compare-engines"
+             || a == "--fit" || a == "--fit-on" || a == "--objective")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
-            if (a == "--out")
+            if (a == "--fit")
+                f.fits.push_back(v);
+            else if (a == "--fit-on")
+                f.fitOn = v;
+            else if (a == "--objective")
+                f.objective = v;
+            else if (a == "--out")
                 o.out = v;
             else if (a == "--calibration")
                 o.calibrationFile = v;
@@ -131,6 +157,8 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o)
         }
         else if (a == "--quick")
             o.quick = true;
+        else if (a == "--cross-validate")
+            f.crossValidate = true;
         else if (a == "--report-only")
             o.reportOnly = true;
         else if (a == "-h" || a == "--help")
@@ -144,6 +172,75 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o)
             o.manifests.push_back(a);
     }
     flumen::CompleteValidationOptions(o);
+    if (f.crossValidate && !f.fitOn.empty())
+        throw std::invalid_argument("--cross-validate and --fit-on exclude each other");
+    if (!f.Wanted() && (!f.fits.empty() || !f.objective.empty()))
+        throw std::invalid_argument("--fit and --objective go with --cross-validate or --fit-on "
+                                    "(or use flumen calibrate --fit)");
+    if (f.Wanted() && (f.fits.empty() || o.reportOnly || !o.comparePacketRuns.empty()))
+        throw std::invalid_argument("--cross-validate and --fit-on need --fit KEY=LO:HI, and go "
+                                    "without --report-only and --compare-engines");
+}
+
+flumen::CrossValidationOptions
+CrossValidationOf(const flumen::ValidationOptions& o, const FitOptions& f)
+{
+    flumen::CrossValidationOptions cv;
+    for (const auto& text : f.fits)
+        cv.parameters.push_back(flumen::ParseFitParameter(text, o.engine));
+    if (!f.objective.empty())
+        cv.weights = flumen::ParseObjective(f.objective);
+    std::stringstream ss(f.fitOn);
+    std::string s;
+    while (std::getline(ss, s, ','))
+        if (!s.empty())
+            cv.fitOn.insert(s);
+    return cv;
+}
+
+// --cross-validate / --fit-on: the out-of-sample report in DIR, the in-sample one in
+// DIR/in-sample, the folds' fitted values in DIR/folds.md. Exit code as main's.
+int
+CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationOptions& cv,
+              const std::vector<flumen::SeriesSplit>& splits, const std::string& command)
+{
+    flumen::CrossValidation r = flumen::RunCrossValidation(o, cv, splits);
+    const std::string names = cv.fitOn.empty() ? "the other series" : "the --fit-on series";
+    std::string values;
+    for (const auto& fold : r.folds)
+        values += fmt::format("{}{}: {}", values.empty() ? "" : "; ",
+                              fmt::format("{}", fmt::join(fold.predicted, "+")),
+                              flumen::DescribeValues(fold.fit.values));
+    flumen::ValidationMeta meta
+        = flumen::MetaOf(o, r.outOfSamplePlan, r.outOfSample, command, r.coreSecondsNow);
+    meta.fitNote = fmt::format(
+        "**Out of sample.** Every point below is predicted with testbed parameters fitted on {} "
+        "only, never on its own series (per predicted series: {}; folds.md gives each fold's fit "
+        "and their spread). In-sample errors (parameters fitted on the points judged) are in "
+        "in-sample/report.md, apart. The per-iteration CDFs are there too, at the in-sample "
+        "parameters.",
+        names, values);
+    flumen::ValidationMeta inMeta
+        = flumen::MetaOf(o, r.inSamplePlan, r.inSamplePoints, command, r.coreSecondsNow);
+    inMeta.fitNote = fmt::format(
+        "**In sample: every point here is judged by parameters fitted on it** ({}: {}). The "
+        "out-of-sample errors, the headline, are in ../report.md.",
+        cv.fitOn.empty() ? "fitted on every series" : "fitted on the --fit-on series",
+        flumen::DescribeValues(r.inSample.fit.values));
+    flumen::WriteValidationReport(o.out, r.outOfSample.points, {}, meta);
+    flumen::WriteValidationReport((fs::path(o.out) / "in-sample").string(), r.inSamplePoints.points,
+                                  r.inSamplePoints.cdfs, inMeta);
+    flumen::WriteFoldsReport(o.out, r, cv);
+    std::cout << fmt::format("validate --{}: {} folds; wrote {}/report.md (out of sample), "
+                             "in-sample/report.md, folds.md\n",
+                             cv.fitOn.empty() ? "cross-validate" : "fit-on", r.folds.size(), o.out);
+    for (const auto& fold : r.folds)
+        std::cout << fmt::format("  fold {}: {}\n", fmt::join(fold.predicted, "+"),
+                                 flumen::DescribeValues(fold.fit.values));
+    std::cout << "  out of sample:\n";
+    for (const auto& line : flumen::HeadlineLines(r.outOfSample.points))
+        std::cout << "    " << line << "\n";
+    return r.outOfSample.incomplete || r.inSamplePoints.incomplete ? 1 : 0;
 }
 
 } // namespace
@@ -152,9 +249,14 @@ int
 main(int argc, char** argv)
 {
     flumen::ValidationOptions o;
+    FitOptions fitOptions;
+    flumen::CrossValidationOptions cv;
+    std::vector<flumen::SeriesSplit> splits;
     try
     {
-        ParseOptions(argc, argv, o);
+        ParseOptions(argc, argv, o, fitOptions);
+        if (fitOptions.Wanted())
+            cv = CrossValidationOf(o, fitOptions);
     }
     catch (const std::exception& e)
     {
@@ -169,6 +271,8 @@ main(int argc, char** argv)
     try
     {
         plan = flumen::PlanValidation(o);
+        if (fitOptions.Wanted())
+            splits = flumen::SplitSeries(o, cv);
     }
     catch (const std::exception& e)
     {
@@ -186,6 +290,18 @@ main(int argc, char** argv)
     {
         std::cerr << "flumen validate: " << e.what() << "\n";
         return 1;
+    }
+    if (fitOptions.Wanted())
+    {
+        try
+        {
+            return CrossValidate(o, cv, splits, command);
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "flumen validate: " << e.what() << "\n";
+            return 1;
+        }
     }
     const fs::path pointsDir = fs::path(o.out) / "points";
     flumen::PoolOptions pool;

@@ -9,6 +9,35 @@ namespace flumen
 
 using nlohmann::json;
 
+namespace
+{
+
+// Whether a dotted key is present in a (partial) scenario.
+bool
+IsSet(const json& scenario, const std::string& key)
+{
+    const json* at = &scenario;
+    size_t from = 0;
+    while (true)
+    {
+        size_t dot = key.find('.', from);
+        std::string part
+            = key.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+        if (!at->is_object() || !at->contains(part))
+        {
+            return false;
+        }
+        at = &(*at)[part];
+        if (dot == std::string::npos)
+        {
+            return true;
+        }
+        from = dot + 1;
+    }
+}
+
+} // namespace
+
 json
 LoadCalibration(const std::string& path)
 {
@@ -32,6 +61,40 @@ ApplyCalibration(json& scenario, const json& calibration, const std::string& cal
         throw ScenarioError(fmt::format("{}: expected an object with \"models\" (a calibration "
                                         "file written by flumen calibrate)",
                                         calibrationSource));
+    }
+    if (calibration.contains("testbed"))
+    {
+        // Testbed parameters fitted to loaded points (flumen calibrate --fit), unless the
+        // scenario sets its own.
+        const json& t = calibration["testbed"];
+        if (!t.is_object() || !t.contains("values") || !t["values"].is_object())
+        {
+            throw ScenarioError(fmt::format("{}: key 'testbed': expected an object with "
+                                            "\"values\" (scenario key -> fitted value)",
+                                            calibrationSource));
+        }
+        for (const auto& [key, value] : t["values"].items())
+        {
+            if (!value.is_number())
+            {
+                throw ScenarioError(fmt::format("{}: key 'testbed.values.{}': expected a number",
+                                                calibrationSource, key));
+            }
+            json probe = json::object();
+            try
+            {
+                SetKey(probe, key, value);
+            }
+            catch (const ScenarioError& e)
+            {
+                throw ScenarioError(
+                    fmt::format("{}: testbed.values: {}", calibrationSource, e.what()));
+            }
+            if (!IsSet(scenario, key))
+            {
+                SetKey(scenario, key, value);
+            }
+        }
     }
     if (calibration.contains("transports"))
     {

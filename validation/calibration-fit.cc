@@ -355,7 +355,7 @@ FitModelProfiles(std::vector<IdlePoint>& points, json& models, uint32_t iteratio
 void
 WriteCalibrationFile(const std::string& path, uint32_t iterations,
                      const std::vector<std::string>& manifests, const json& models,
-                     const json& transports, const std::string& engine)
+                     const json& transports, const std::string& engine, const json& testbed)
 {
     json out = { { "written_by", "flumen calibrate" },
                  { "engine", engine },
@@ -365,6 +365,10 @@ WriteCalibrationFile(const std::string& path, uint32_t iterations,
     if (!transports.empty())
     {
         out["transports"] = transports;
+    }
+    if (!testbed.empty())
+    {
+        out["testbed"] = testbed;
     }
     WriteFileAtomically(path, out.dump(2) + "\n");
 }

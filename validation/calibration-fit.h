@@ -58,11 +58,13 @@ nlohmann::json FitHostCeiling(std::vector<IdlePoint>& refs, const nlohmann::json
 
 /**
  * Writes the calibration file (atomically) that run, sweep and validate read; `engine`, the
- * simulation.engine its runs used, is recorded in it.
+ * simulation.engine its runs used, is recorded in it; `testbed`, the testbed parameters fitted
+ * to loaded points (TestbedFitJson; null or empty: none).
  */
 void WriteCalibrationFile(const std::string& path, uint32_t iterations,
                           const std::vector<std::string>& manifests, const nlohmann::json& models,
-                          const nlohmann::json& transports, const std::string& engine);
+                          const nlohmann::json& transports, const std::string& engine,
+                          const nlohmann::json& testbed = nlohmann::json());
 
 /** What the file holds, a line per model and transport, for the console. */
 std::string DescribeCalibration(const nlohmann::json& models, const nlohmann::json& transports);

@@ -251,6 +251,19 @@ MetaOf(const ValidationOptions& o, const ValidationPlan& plan, const CollatedVal
                            ? "the built-in model profiles (calibrated with `flumen calibrate` on "
                              "the testbed's idle runs; README, Calibration)"
                            : "the calibration file " + o.calibrationFile;
+    if (!plan.testbedValues.empty())
+    {
+        std::string values;
+        for (const auto& [key, v] : plan.testbedValues.items())
+        {
+            values += fmt::format("{}`{}` = {}", values.empty() ? "" : ", ", key, v.dump());
+        }
+        meta.fitNote = fmt::format(
+            "Testbed parameters fitted to loaded testbed points ({}), set over the manifests' "
+            "declared values in every run: {}. A point of a series they were fitted on is judged "
+            "in sample (`flumen validate --cross-validate` judges every series out of sample).",
+            plan.testbedValuesFrom.empty() ? "given to this run" : plan.testbedValuesFrom, values);
+    }
     return meta;
 }
 

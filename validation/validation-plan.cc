@@ -9,6 +9,7 @@
 #include "ns3/star-topology-helper.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <iostream>
@@ -88,6 +89,11 @@ class Planner
             j["cross_traffic"]["streams"] = IperfStreamsFor(loadGbps);
         }
         j.merge_patch(testbedSettings);
+        // Fitted values replace what the manifests declared (ApplyCalibration then keeps them).
+        for (const auto& [key, value] : TestbedValues().items())
+        {
+            SetKey(j, key, value);
+        }
         if (m_calibration)
         {
             ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
@@ -214,9 +220,24 @@ class Planner
     }
 
     ValidationPlan Take() { return std::move(m_plan); }
+    json AppliedTestbedValues() const { return TestbedValues(); }
 
   private:
     static constexpr double kNoIndex = -1;
+
+    const json& TestbedValues() const
+    {
+        static const json none = json::object();
+        if (!m_options.testbedValues.empty())
+        {
+            return m_options.testbedValues;
+        }
+        if (m_calibration && m_calibration->contains("testbed"))
+        {
+            return (*m_calibration)["testbed"]["values"];
+        }
+        return none;
+    }
 
     // A run's simulated-time budget: --max-sim-s, or --budget-iterations and a half (for the
     // start-up) at `paceS`, a testbed pace, where that is longer. With the model's fastest
@@ -462,14 +483,29 @@ PlanValidation(const ValidationOptions& o)
         calibration = LoadCalibration(o.calibrationFile);
     }
     std::vector<std::pair<std::string, std::string>> testbedSettings;
+    std::set<std::string> seriesFound;
     for (const auto& m : o.manifests)
     {
         Series series = LoadSeries(m);
+        seriesFound.insert(series.name);
+        if (!o.series.empty() && !o.series.count(series.name))
+        {
+            continue;
+        }
         if (!series.scenario.empty())
         {
             testbedSettings.push_back({ series.name, series.scenario.dump() });
         }
         planner.AddSeries(series);
+    }
+    for (const auto& name : o.series)
+    {
+        if (!seriesFound.count(name))
+        {
+            throw std::invalid_argument(
+                fmt::format("series '{}': not in the manifests given (their series: {})", name,
+                            fmt::join(seriesFound, ", ")));
+        }
     }
     ValidationPlan plan = planner.Take();
     if (plan.points.empty() && plan.cdfs.empty())
@@ -480,6 +516,22 @@ PlanValidation(const ValidationOptions& o)
     plan.iterations = planner.Iterations();
     plan.warmup = planner.Warmup();
     plan.testbedSettings = testbedSettings;
+    plan.testbedValues = planner.AppliedTestbedValues();
+    if (o.testbedValues.empty() && !plan.testbedValues.empty())
+    {
+        const json& t = calibration["testbed"];
+        std::vector<std::string> on;
+        if (t.contains("fitted_on") && t["fitted_on"].is_array())
+        {
+            for (const auto& s : t["fitted_on"])
+            {
+                on.push_back(s.is_string() ? s.get<std::string>() : s.dump());
+            }
+        }
+        plan.testbedValuesFrom = fmt::format("{}, fitted on {}", o.calibrationFile,
+                                             on.empty() ? "unrecorded series"
+                                                        : fmt::format("{}", fmt::join(on, ", ")));
+    }
     AddCongestedSeeds(plan, o.seeds);
     return plan;
 }

@@ -41,6 +41,13 @@ struct ValidationOptions
     std::string engine = "packet"; //!< simulation.engine of every run
     /** --compare-engines: the packet level's runs (a points folder) to set beside these. */
     std::string comparePacketRuns;
+    /** Only the series with these names (empty: every series of the manifests). */
+    std::set<std::string> series;
+    /**
+     * Fitted testbed parameters (scenario key -> value), set over the manifests' declared
+     * settings in every run; empty: the calibration file's "testbed" values, if any.
+     */
+    nlohmann::json testbedValues = nlohmann::json::object();
 };
 
 /** One simulated setting and the runs (one per seed) that measure it. */
@@ -66,6 +73,9 @@ struct ValidationPlan
     int warmup = 2;
     /** Per series, the manifest's "scenario" settings (declared testbed facts). */
     std::vector<std::pair<std::string, std::string>> testbedSettings;
+    /** Fitted testbed parameters set over them in every run (key -> value). */
+    nlohmann::json testbedValues = nlohmann::json::object();
+    std::string testbedValuesFrom; //!< where they come from, for the report
 };
 
 /**

@@ -265,6 +265,10 @@ ReportMarkdown(const std::vector<ValidatedPoint>& points, const std::vector<Vali
         }
         md += "\n";
     }
+    if (!meta.fitNote.empty())
+    {
+        md += meta.fitNote + "\n\n";
+    }
     md += "Targets (per series and model): median |error| of the mean iteration time at most "
           "10 % over the validation points and at most 15 % over the congested ones (testbed "
           "mean at least 1.2 x its idle mean), below both closed-form baselines, p99 within 25 %, "

@@ -86,6 +86,11 @@ struct ValidationMeta
     double linkGbps = 25;
     /** Per series, the manifest's "scenario" settings (declared testbed facts, not fitted). */
     std::vector<std::pair<std::string, std::string>> testbedSettings;
+    /**
+     * Testbed parameters fitted to loaded points, if any: which, where from, and whether the
+     * points below are judged in or out of sample (a paragraph of the report; "" = none).
+     */
+    std::string fitNote;
 };
 
 /** A file name from a label: letters, digits, '-' and '.' kept, anything else '_'. */

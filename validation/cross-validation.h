@@ -1,0 +1,74 @@
+// `flumen validate --cross-validate` (leave one series out) and `--fit-on` (a named split):
+// testbed parameters are fitted (testbed-fit.h) on some series and the others are predicted
+// with them, so that no point is judged by parameters fitted on it. The out-of-sample points
+// make the main report; the in-sample ones (every series at the parameters fitted on all of
+// them, or the --fit-on series at theirs) a second report, labelled as such; folds.md and
+// folds.csv give each fold's fitted values and their spread across folds.
+#ifndef FLUMEN_CROSS_VALIDATION_H
+#define FLUMEN_CROSS_VALIDATION_H
+
+#include "testbed-fit.h"
+#include "validation-collate.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace flumen
+{
+
+struct CrossValidationOptions
+{
+    std::vector<FitParameter> parameters;
+    FitWeights weights;
+    SearchOptions search;
+    /** Empty: leave one series out; else fit on these series and predict the others. */
+    std::set<std::string> fitOn;
+};
+
+struct Fold
+{
+    std::vector<std::string> predicted;
+    TestbedFit fit;
+};
+
+struct CrossValidation
+{
+    std::vector<Fold> folds;
+    Fold inSample; //!< fitted on every series (leave-one-out) or on --fit-on's
+    CollatedValidation outOfSample;
+    CollatedValidation inSamplePoints; //!< CDFs included (at the in-sample parameters)
+    ValidationPlan outOfSamplePlan;    //!< the folds' plans joined (for the report's account)
+    ValidationPlan inSamplePlan;
+    double coreSecondsNow = 0; //!< the runs' own wall times, this invocation
+};
+
+/** A split of the series: fitted on, and predicted. */
+struct SeriesSplit
+{
+    std::vector<std::string> fitOn;
+    std::vector<std::string> predicted;
+};
+
+/**
+ * The splits (one per series left out, or the --fit-on split), every plan checked. Throws
+ * std::invalid_argument (or ScenarioError) on bad input; runs nothing.
+ */
+std::vector<SeriesSplit> SplitSeries(const ValidationOptions& options,
+                                     const CrossValidationOptions& cv);
+
+/**
+ * Runs every split's fit and prediction, and the in-sample fit, all in options.out/points.
+ * Throws std::runtime_error when the point pool cannot run.
+ */
+CrossValidation RunCrossValidation(const ValidationOptions& options,
+                                   const CrossValidationOptions& cv,
+                                   const std::vector<SeriesSplit>& splits);
+
+/** Writes folds.md and folds.csv into dir: each fold's values and losses, and their spread. */
+void WriteFoldsReport(const std::string& dir, const CrossValidation& result,
+                      const CrossValidationOptions& cv);
+
+} // namespace flumen
+
+#endif
