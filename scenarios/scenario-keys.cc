@@ -305,13 +305,14 @@ AddCrossTrafficKeys(std::vector<KeySpec>& k)
                        "microseconds (nearly periodic, as the testbed drew them); "
                        "exponential = textbook Poisson arrivals",
                        Into(&Scenario::crossArrivals)));
-    k.push_back(Key("cross_traffic.size_block_flows", KeyType::Integer, 1000,
-                    "websearch flow sizes in stratified blocks of this many flows: each block "
-                    "holds the CDF's sizes in their exact proportions, in random order, so a "
-                    "run of seconds offers the requested load (0: independent draws, as the "
-                    "testbed's generator, whose heavy tail makes a short run's load vary by "
-                    "+-10 %)",
-                    0, 1e7, Into(&Scenario::crossSizeBlockFlows)));
+    k.push_back(
+        Key("cross_traffic.size_block_flows", KeyType::Integer, 1000,
+            "websearch and burst flow sizes in stratified blocks of this many flows: each block "
+            "holds the CDF's sizes in their exact proportions, in random order, so a "
+            "run of seconds offers the requested load (0: independent draws, as the "
+            "testbed's generator, whose heavy tail makes a short run's load vary by "
+            "+-10 %)",
+            0, 1e7, Into(&Scenario::crossSizeBlockFlows)));
     k.push_back(Key("cross_traffic.size_cdf", KeyType::String, "",
                     "flow-size CDF file (`size_in_packets 1 cumulative_probability` lines, "
                     "1460-byte packets; relative to the scenario file); empty = the "

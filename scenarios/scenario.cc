@@ -427,9 +427,15 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
 std::string
 ModelVersion(const Scenario& s)
 {
-    return s.crossType == "websearch"
-               ? fmt::format("{}; web-search {}", kSimulationModelVersion, kWebSearchModelVersion)
-               : std::string(kSimulationModelVersion);
+    if (s.crossType == "websearch")
+    {
+        return fmt::format("{}; web-search {}", kSimulationModelVersion, kWebSearchModelVersion);
+    }
+    if (s.crossType == "burst")
+    {
+        return fmt::format("{}; burst {}", kSimulationModelVersion, kBurstModelVersion);
+    }
+    return kSimulationModelVersion;
 }
 
 Scenario

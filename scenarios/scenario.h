@@ -108,6 +108,9 @@ struct Scenario
 constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 /** The same for the web-search generator alone: only web-search runs are keyed on it. */
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
+/** The same for the burst generator alone: only burst runs are keyed on it. */
+constexpr const char* kBurstModelVersion
+    = "2026-11-26 stratified size blocks, fractional flows carried";
 
 /** The model version a scenario's results depend on (cached runs are keyed on it). */
 std::string ModelVersion(const Scenario& s);

@@ -47,6 +47,7 @@ MakeCrossSchedule(const Scenario& s)
         b->SetAttribute("PeriodMultiple", UintegerValue(s.burstPeriodMultiple));
         b->SetAttribute("BurstShare", DoubleValue(s.burstShare));
         b->SetAttribute("MinFlows", UintegerValue(s.burstMinFlows));
+        b->SetAttribute("SizeBlock", UintegerValue(s.crossSizeBlockFlows));
         b->Setup(s.sizeCdf, load, 0);
         schedule = b;
     }

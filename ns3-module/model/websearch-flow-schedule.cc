@@ -123,34 +123,7 @@ ConsistentWebSearchSchedule::Setup(const FlowSizeCdf& cdf, DataRate load, bool e
     // The testbed: flows = target bytes / mean size over the run, gap = run / flows.
     m_meanGapUs = cdf.MeanBytes() * 8.0 / static_cast<double>(load.GetBitRate()) * 1e6;
     m_clockUs = 0;
-    m_slices.clear();
-    m_nextSlice = 0;
-}
-
-double
-ConsistentWebSearchSchedule::NextSizeDraw()
-{
-    if (m_sizeBlock <= 1)
-    {
-        return m_sizeRv->GetValue();
-    }
-    if (m_nextSlice == m_slices.size())
-    {
-        // A new block: its slices in a random order (Fisher-Yates).
-        m_slices.resize(m_sizeBlock);
-        for (uint32_t i = 0; i < m_sizeBlock; ++i)
-        {
-            m_slices[i] = i;
-        }
-        for (uint32_t i = m_sizeBlock - 1; i > 0; --i)
-        {
-            auto j = static_cast<uint32_t>(m_sizeRv->GetValue() * (i + 1));
-            std::swap(m_slices[i], m_slices[std::min(j, i)]);
-        }
-        m_nextSlice = 0;
-    }
-    double u = (m_slices[m_nextSlice++] + m_sizeRv->GetValue()) / m_sizeBlock;
-    return std::min(u, std::nextafter(1.0, 0.0));
+    m_sizes.SetBlock(m_sizeBlock);
 }
 
 bool
@@ -161,7 +134,7 @@ ConsistentWebSearchSchedule::Next(FlowArrival& flow)
                        : DrawPoisson(m_gapRv, m_meanGapUs);
     m_clockUs += gap; // cumulative sum of the gaps, as the testbed's generator did
     flow.startUs = m_clockUs;
-    flow.sizeBytes = m_cdf.SampleBytes(NextSizeDraw());
+    flow.sizeBytes = m_cdf.SampleBytes(m_sizes.Next(m_sizeRv));
     flow.destination = m_destination;
     return true;
 }
@@ -201,7 +174,13 @@ BurstWebSearchSchedule::GetTypeId()
                             "when fewer would be drawn).",
                             UintegerValue(8),
                             MakeUintegerAccessor(&BurstWebSearchSchedule::m_minFlows),
-                            MakeUintegerChecker<uint32_t>(1));
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("SizeBlock",
+                            "Flows per stratified block of size draws of the web-search flows "
+                            "(0 or 1: independent draws, as the testbed's generator).",
+                            UintegerValue(1000),
+                            MakeUintegerAccessor(&BurstWebSearchSchedule::m_sizeBlock),
+                            MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -221,6 +200,8 @@ BurstWebSearchSchedule::Setup(const FlowSizeCdf& cdf, DataRate load, uint32_t de
     m_destination = destination;
     m_period = 0;
     m_pending.clear();
+    m_carriedFlows = 0;
+    m_sizes.SetBlock(m_sizeBlock);
 }
 
 uint64_t
@@ -253,23 +234,26 @@ BurstWebSearchSchedule::GeneratePeriod()
     }
 
     // The rest in web-search flows after the window, scaled down when fewer than MinFlows
-    // would carry it.
+    // would carry it; otherwise the fraction of a flow floor() leaves is carried over.
     const double rest = bytes - burstBytes;
     const double mean = m_cdf.MeanBytes();
-    uint64_t n = static_cast<uint64_t>(std::floor(rest / mean));
+    const double flowsOwed = rest / mean + m_carriedFlows;
+    uint64_t n = static_cast<uint64_t>(std::floor(flowsOwed));
+    m_carriedFlows = flowsOwed - n;
     double scale = 1.0;
     if (n < m_minFlows)
     {
         n = m_minFlows;
         scale = rest / (n * mean);
+        m_carriedFlows = 0;
     }
     const double gapMean = static_cast<double>(period - m_widthUs) / n;
     uint64_t t = origin + m_widthUs;
     for (uint64_t i = 0; i < n && rest > 0; ++i)
     {
         t += DrawPoisson(m_gapRv, gapMean);
-        uint64_t size
-            = std::max<uint64_t>(1, std::llround(m_cdf.SampleBytes(m_sizeRv->GetValue()) * scale));
+        uint64_t size = std::max<uint64_t>(
+            1, std::llround(m_cdf.SampleBytes(m_sizes.Next(m_sizeRv)) * scale));
         flows.push_back({ t, size, m_destination });
     }
 

@@ -21,13 +21,18 @@
  * 300 us + Exp(mean 200 us) after the first. The rest goes to max(MinFlows,
  * floor(rest / mean size)) web-search flows, whose sizes are scaled by
  * rest / (n x mean size) when fewer than MinFlows would be drawn, starting after the burst
- * window with Poisson gaps of mean (period - width) / n.
+ * window with Poisson gaps of mean (period - width) / n. Two departures from the testbed's
+ * generator keep a run of seconds at its requested load (it draws minutes): the fraction of a
+ * flow that floor() leaves out of a period is carried to the next (over a run, the rest gets
+ * its bytes to within one flow, not up to one flow short per period), and sizes are drawn in
+ * stratified blocks (SizeBlock) as for consistent web-search.
  */
 #ifndef FLUMEN_WEBSEARCH_FLOW_SCHEDULE_H
 #define FLUMEN_WEBSEARCH_FLOW_SCHEDULE_H
 
 #include "flow-schedule.h"
 #include "flow-size-cdf.h"
+#include "stratified-uniform.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/random-variable-stream.h"
@@ -57,11 +62,8 @@ class ConsistentWebSearchSchedule : public FlowSchedule
     double GetMeanGapUs() const { return m_meanGapUs; }
 
   private:
-    double NextSizeDraw(); // uniform in [0, 1), stratified by block
-
-    uint32_t m_sizeBlock;           // attribute SizeBlock
-    std::vector<uint32_t> m_slices; // the current block's slice order
-    size_t m_nextSlice = 0;
+    uint32_t m_sizeBlock;      // attribute SizeBlock
+    StratifiedUniform m_sizes; // size draws, stratified by block
     FlowSizeCdf m_cdf;
     bool m_exponential = false;
     uint32_t m_destination = 0;
@@ -93,7 +95,10 @@ class BurstWebSearchSchedule : public FlowSchedule
     uint32_t m_periodMultiple;
     double m_burstShare;
     uint32_t m_minFlows;
+    uint32_t m_sizeBlock;
 
+    StratifiedUniform m_sizes;
+    double m_carriedFlows = 0; //!< the fraction of a flow floor() left out so far
     FlowSizeCdf m_cdf;
     double m_loadBps = 0;
     uint32_t m_destination = 0;

@@ -327,3 +327,53 @@ TEST(WebSearchSchedule, SameStreamSameFlowsOtherStreamOthers)
     EXPECT_NE(a, c);
     EXPECT_EQ(CreateObject<ConsistentWebSearchSchedule>()->AssignStreams(0), 2);
 }
+
+namespace
+{
+
+// Bytes of the flows a burst schedule starts in [0, seconds), as Gbps.
+double
+BurstOfferedGbps(double gbps, uint32_t sizeBlock, int64_t stream, double seconds)
+{
+    auto b = CreateObject<BurstWebSearchSchedule>();
+    b->SetAttribute("SizeBlock", UintegerValue(sizeBlock));
+    b->Setup(TestbedCdf(), DataRate(static_cast<uint64_t>(gbps * 1e9)), 0);
+    b->AssignStreams(stream);
+    double bytes = 0;
+    FlowArrival f;
+    while (b->Next(f) && f.startUs < seconds * 1e6)
+    {
+        bytes += f.sizeBytes;
+    }
+    return bytes * 8 / seconds / 1e9;
+}
+
+} // namespace
+
+TEST(WebSearchSchedule, BurstOffersTheRequestedLoadInAShortRun)
+{
+    // The issue: 10 Gbps of burst over a 1.9 s run scheduled 9.38 Gbps. Over 20 streams: the
+    // mean (unbiased: floor() used to drop up to one flow a period at 25 Gbps, where the rest
+    // needs more than MinFlows flows, 2.6 % short) and the worst run, against independent
+    // draws (the testbed generator's rule). What is left is the run's partial size block and
+    // its largest flows: one 29 MB flow is 1.8 % of 10 Gbps' web-search bytes over 1.9 s.
+    RngSeedManager::SetSeed(1);
+    for (double gbps : { 10.0, 25.0 })
+    {
+        double worst = 0, worstIndependent = 0, mean = 0;
+        for (int64_t stream = 100; stream < 120; ++stream)
+        {
+            double g = BurstOfferedGbps(gbps, 1000, stream * 3, 1.9);
+            mean += g / 20;
+            worst = std::max(worst, std::abs(g / gbps - 1));
+            worstIndependent = std::max(
+                worstIndependent, std::abs(BurstOfferedGbps(gbps, 0, stream * 3, 1.9) / gbps - 1));
+        }
+        std::cout << "[measure] burst " << gbps << " Gbps over 1.9 s, 20 streams: mean " << mean
+                  << " Gbps, worst |error| " << worst * 100
+                  << " % (independent draws: " << worstIndependent * 100 << " %)\n";
+        EXPECT_NEAR(mean / gbps, 1.0, 0.005);
+        EXPECT_LT(worst, 0.04);
+        EXPECT_LT(worst, 0.6 * worstIndependent);
+    }
+}
