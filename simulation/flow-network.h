@@ -43,6 +43,8 @@ class FlowNetwork : public Network
     PortSummary Bottleneck() const override;
     std::vector<PortSummary> Ports() const override;
     std::vector<LinkRow> BottleneckSeries() const override;
+    /** Not kept at flow level (docs/flow-engine.md): empty. */
+    std::vector<RingHopSeries> RingHops() const override { return {}; }
     uint64_t PfcPauses() const override { return 0; }
     PacketCounts Packets() const override { return {}; }
     const ns3::StarTopology* Topology() const override { return nullptr; }

@@ -83,6 +83,8 @@ class Network
     virtual std::vector<PortSummary> Ports() const = 0;
     /** The bottleneck's time series in bins (empty unless enabled), and its PFC pauses. */
     virtual std::vector<LinkRow> BottleneckSeries() const = 0;
+    /** Each ring hop's job bytes in bins (empty unless binned; the packet engine only). */
+    virtual std::vector<RingHopSeries> RingHops() const = 0;
     virtual uint64_t PfcPauses() const = 0;
     virtual PacketCounts Packets() const = 0;
     /** The packet-level topology for tracing hooks (nullptr for other network models). */

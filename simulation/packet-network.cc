@@ -179,6 +179,16 @@ PacketNetwork::Observe(const Scenario& s)
         }
         m_series->SetJobPorts(jobPorts);
         m_series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
+        // Each job host's egress carries its ring hop (and, in configuration A, S0's iperf,
+        // which the job ports tell apart).
+        for (uint32_t h : t.jobHosts)
+        {
+            Ptr<LinkTimeSeries> hop = CreateObject<LinkTimeSeries>();
+            hop->SetAttribute("BinWidth", TimeValue(NanoSeconds(std::llround(s.linkBinUs * 1e3))));
+            hop->SetJobPorts(jobPorts);
+            hop->Attach(t.hostQueueDiscs[h], t.hostDevices.Get(h));
+            m_hops.push_back(hop);
+        }
     }
     const DataRate rate = t.config.linkRate;
     m_bottleneck = CreateObject<QueueMonitor>();
@@ -247,6 +257,26 @@ PacketNetwork::BottleneckSeries() const
         rows.push_back(row);
     }
     return rows;
+}
+
+std::vector<RingHopSeries>
+PacketNetwork::RingHops() const
+{
+    std::vector<RingHopSeries> hops;
+    const auto& ranks = m_topology.jobHosts;
+    for (size_t r = 0; r < m_hops.size(); ++r)
+    {
+        RingHopSeries h;
+        h.from = StarTopologyHelper::HostName(ranks[r]);
+        h.to = StarTopologyHelper::HostName(ranks[(r + 1) % ranks.size()]);
+        h.binS = m_hops[r]->GetBinWidth().GetSeconds();
+        for (const auto& bin : m_hops[r]->GetBins())
+        {
+            h.jobBytes.push_back(bin.jobBytes);
+        }
+        hops.push_back(std::move(h));
+    }
+    return hops;
 }
 
 uint64_t

@@ -31,6 +31,7 @@ class PacketNetwork : public Network
     PortSummary Bottleneck() const override;
     std::vector<PortSummary> Ports() const override;
     std::vector<LinkRow> BottleneckSeries() const override;
+    std::vector<RingHopSeries> RingHops() const override;
     uint64_t PfcPauses() const override;
     PacketCounts Packets() const override;
     const ns3::StarTopology* Topology() const override { return &m_topology; }
@@ -38,6 +39,8 @@ class PacketNetwork : public Network
   private:
     ns3::StarTopology m_topology;
     ns3::Ptr<ns3::LinkTimeSeries> m_series;
+    /** Per job rank: its host's egress, the ring hop towards the next rank. */
+    std::vector<ns3::Ptr<ns3::LinkTimeSeries>> m_hops;
     ns3::Ptr<ns3::QueueMonitor> m_bottleneck;
     /** Per host: its NIC's egress, then the ToR's port towards it. */
     std::vector<std::pair<std::string, ns3::Ptr<ns3::QueueMonitor>>> m_ports;

@@ -184,6 +184,10 @@ ExtraOutputFiles(const RunOutput& out)
     {
         files.emplace_back("link.csv", FormatLinkCsv(out.link));
     }
+    if (!out.ringHops.empty())
+    {
+        files.emplace_back("ring.csv", FormatRingCsv(out.ringHops));
+    }
     return files;
 }
 

@@ -49,9 +49,10 @@ struct RunOptions
 
 struct RunOutput
 {
-    std::vector<FlowRow> flows;     //!< websearch, burst, replay: every flow started
-    std::vector<LinkRow> link;      //!< the bottleneck's time series (empty if disabled)
-    std::vector<IterationRow> rows; //!< sorted by iteration, then worker
+    std::vector<FlowRow> flows;          //!< websearch, burst, replay: every flow started
+    std::vector<LinkRow> link;           //!< the bottleneck's time series (empty if disabled)
+    std::vector<RingHopSeries> ringHops; //!< each ring hop in bins (empty if not kept)
+    std::vector<IterationRow> rows;      //!< sorted by iteration, then worker
     RunSummary summary;
 };
 

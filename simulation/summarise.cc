@@ -203,6 +203,33 @@ Cross(const FinishedRun& run, double window, std::vector<FlowRow>& flows)
     return c;
 }
 
+// Each hop over the window [from, to): its mean rate, and the rate its bytes were sent at
+// (bins weighted by their bytes). Bins cut by the window's edges count in proportion.
+std::vector<RingHopSummary>
+RingHopSummaries(const std::vector<RingHopSeries>& hops, double from, double to)
+{
+    std::vector<RingHopSummary> out;
+    for (const auto& h : hops)
+    {
+        RingHopSummary s{ h.from, h.to, 0, 0 };
+        double bytes = 0, weighted = 0;
+        for (size_t b = 0; b < h.jobBytes.size() && h.binS > 0; ++b)
+        {
+            const double start = b * h.binS;
+            const double inside
+                = std::clamp(std::min(to, start + h.binS) - std::max(from, start), 0.0, h.binS)
+                  / h.binS;
+            const double rate = h.jobBytes[b] * 8.0 / h.binS / 1e9;
+            bytes += inside * h.jobBytes[b];
+            weighted += inside * h.jobBytes[b] * rate;
+        }
+        s.meanGbps = to > from ? bytes * 8 / (to - from) / 1e9 : 0;
+        s.injectionGbps = bytes > 0 ? weighted / bytes : 0;
+        out.push_back(s);
+    }
+    return out;
+}
+
 } // namespace
 
 RunOutput
@@ -266,6 +293,8 @@ Summarise(const FinishedRun& run)
         sm.rdma = Rdma(run);
     }
     out.link = run.network.BottleneckSeries();
+    out.ringHops = run.network.RingHops();
+    sm.ringHops = RingHopSummaries(out.ringHops, m.WindowStart().GetSeconds(), run.simulatedS);
     sm.bottleneck = run.network.Bottleneck();
     sm.ports = run.network.Ports();
     sm.windowStartS = m.WindowStart().GetSeconds();

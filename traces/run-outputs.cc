@@ -126,6 +126,31 @@ FormatLinkCsv(const std::vector<LinkRow>& rows)
     return out;
 }
 
+std::string
+FormatRingCsv(const std::vector<RingHopSeries>& hops)
+{
+    std::string out = "time_s";
+    size_t bins = 0;
+    for (const auto& h : hops)
+    {
+        out += fmt::format(",{}_to_{}_gbps", h.from, h.to);
+        bins = std::max(bins, h.jobBytes.size());
+    }
+    out += "\n";
+    const double width = hops.empty() ? 0 : hops.front().binS;
+    for (size_t b = 0; b < bins; ++b)
+    {
+        out += fmt::format("{:.6f}", b * width);
+        for (const auto& h : hops)
+        {
+            uint64_t bytes = b < h.jobBytes.size() ? h.jobBytes[b] : 0;
+            out += fmt::format(",{:.4f}", width > 0 ? bytes * 8.0 / width / 1e9 : 0.0);
+        }
+        out += "\n";
+    }
+    return out;
+}
+
 void
 WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
                 const nlohmann::json& summary,

@@ -59,6 +59,18 @@ struct LinkRow
     uint32_t ecnMarks = 0;
 };
 
+/**
+ * One hop of the ring (a job host's egress towards the next rank) in bins: the job's bytes
+ * its host put on its link (ring.csv; the thesis's per-flow injection rates, section 3.5).
+ */
+struct RingHopSeries
+{
+    std::string from; //!< host name, e.g. "S3"
+    std::string to;   //!< the next rank's host
+    double binS = 0;
+    std::vector<uint64_t> jobBytes; //!< per bin from time 0
+};
+
 /** Header: flow_id,start_s,size_bytes,end_s,fct_s,completed (end_s and fct_s empty if not). */
 std::string FormatFlowsCsv(const std::vector<FlowRow>& rows);
 /**
@@ -66,6 +78,8 @@ std::string FormatFlowsCsv(const std::vector<FlowRow>& rows);
  * drops,ecn_marks (time_s = start of the bin).
  */
 std::string FormatLinkCsv(const std::vector<LinkRow>& rows);
+/** Header: time_s, then one <from>_to_<to>_gbps column per hop (bins of the first hop). */
+std::string FormatRingCsv(const std::vector<RingHopSeries>& hops);
 
 /**
  * Writes iterations.csv, each extra file (name, content) and summary.json into `dir` as one

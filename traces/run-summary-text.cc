@@ -50,6 +50,16 @@ JobLines(const RunSummary& sm)
                            r.cnps, r.naks, r.timeouts, r.packetsRetransmitted, r.pfcPauses);
     }
     out += fmt::format("  DL goodput       {:.2f} Gbps per worker\n", sm.dlGoodputGbps);
+    if (!sm.ringHops.empty())
+    {
+        std::string hops;
+        for (const auto& h : sm.ringHops)
+        {
+            hops += fmt::format("{}{}->{} {:.2f} (sent at {:.2f})", hops.empty() ? "" : ", ",
+                                h.from, h.to, h.meanGbps, h.injectionGbps);
+        }
+        out += fmt::format("  ring hops        {} Gbps\n", hops);
+    }
     return out;
 }
 

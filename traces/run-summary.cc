@@ -221,6 +221,17 @@ ToJson(const RunSummary& s)
     {
         j["ports"].push_back(PortToJson(p));
     }
+    if (!s.ringHops.empty())
+    {
+        j["ring_hops"] = json::array();
+        for (const auto& h : s.ringHops)
+        {
+            j["ring_hops"].push_back({ { "from", h.from },
+                                       { "to", h.to },
+                                       { "mean_gbps", h.meanGbps },
+                                       { "injection_gbps", h.injectionGbps } });
+        }
+    }
     j["measurement_window_s"] = { s.windowStartS, s.windowEndS };
     if (s.windowIsWholeRun)
     {
@@ -334,6 +345,20 @@ RunSummaryFromJson(const json& j, const std::string& source)
     for (size_t i = 0; i < ports.size(); ++i)
     {
         s.ports.push_back(PortFrom(Reader(ports[i], source, fmt::format("ports[{}]", i))));
+    }
+    if (r.Has("ring_hops"))
+    {
+        const json& hops = r.Raw("ring_hops");
+        if (!hops.is_array())
+        {
+            r.Fail("ring_hops", "an array of ring hops");
+        }
+        for (size_t i = 0; i < hops.size(); ++i)
+        {
+            Reader h(hops[i], source, fmt::format("ring_hops[{}]", i));
+            s.ringHops.push_back({ h.Get<std::string>("from"), h.Get<std::string>("to"),
+                                   h.Get<double>("mean_gbps"), h.Get<double>("injection_gbps") });
+        }
     }
     const json& window = r.Raw("measurement_window_s");
     if (!window.is_array() || window.size() != 2 || !window[0].is_number()

@@ -35,6 +35,19 @@ struct PortSummary
     uint64_t maxQueueBytes = 0;
 };
 
+/** One hop of the ring over the measurement window (from ring.csv's bins). */
+struct RingHopSummary
+{
+    std::string from;
+    std::string to;
+    double meanGbps = 0; //!< the hop's job bytes over the window
+    /**
+     * The rate its bytes were sent at: the mean of each bin's rate weighted by the bin's bytes
+     * (what averaging tcpdump's per-packet injection rates gives, thesis Table 3.11).
+     */
+    double injectionGbps = 0;
+};
+
 /** The job's model as the run used it, and a no-contention yardstick. */
 struct ModelSummary
 {
@@ -118,6 +131,7 @@ struct RunSummary
     std::optional<RdmaSummary> rdma;
     PortSummary bottleneck;
     std::vector<PortSummary> ports;
+    std::vector<RingHopSummary> ringHops; //!< packet engine with outputs.link_bin_us > 0
     double windowStartS = 0;
     double windowEndS = 0;
     bool windowIsWholeRun = false; //!< the job was cut before any measured iteration began

@@ -201,18 +201,15 @@ StarTopologyHelper::Roles(char configuration, uint32_t hosts)
 }
 
 std::string
+StarTopologyHelper::HostName(uint32_t host)
+{
+    return "S" + std::to_string(host);
+}
+
+std::string
 StarTopologyHelper::PortName(uint32_t host, bool nic)
 {
-    std::ostringstream os;
-    if (nic)
-    {
-        os << "S" << host << " NIC egress";
-    }
-    else
-    {
-        os << "ToR port towards S" << host;
-    }
-    return os.str();
+    return nic ? HostName(host) + " NIC egress" : "ToR port towards " + HostName(host);
 }
 
 } // namespace ns3

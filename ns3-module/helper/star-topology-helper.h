@@ -118,6 +118,8 @@ class StarTopologyHelper
     /** The name of host `host`'s NIC egress ("S1 NIC egress") or ToR port ("ToR port towards S1").
      */
     static std::string PortName(uint32_t host, bool nic);
+    /** The name of host `host`: "S1". */
+    static std::string HostName(uint32_t host);
 
   private:
     StarTopologyConfig m_config;

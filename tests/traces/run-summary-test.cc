@@ -37,6 +37,7 @@ Sample()
     s.rdma = RdmaSummary{ 5, 1, 0, 7, 2 };
     s.bottleneck = { "ToR port towards S0", 0.9, 3, 4, 1000.5, 2000 };
     s.ports = { s.bottleneck, { "S0 NIC egress", 0.1, 0, 0, 0, 0 } };
+    s.ringHops = { { "S0", "S1", 3.5, 18.9 }, { "S1", "S0", 3.4, 8.9 } };
     s.windowStartS = 0.25;
     s.windowEndS = 1.0;
     s.windowIsWholeRun = true;
@@ -75,6 +76,9 @@ TEST(RunSummary, JsonRoundTripKeepsEveryField)
     EXPECT_FALSE(read.unfinished->strict);
     EXPECT_EQ(read.crossTraffic.flows->openAtEnd, 1u);
     EXPECT_DOUBLE_EQ(read.iterationTimeS.p99, 0.27);
+    ASSERT_EQ(read.ringHops.size(), 2u);
+    EXPECT_EQ(read.ringHops[1].to, "S0");
+    EXPECT_DOUBLE_EQ(read.ringHops[1].injectionGbps, 8.9);
     // Optional parts absent stay absent.
     RunSummary bare = Sample();
     bare.jobFinished.reset();
