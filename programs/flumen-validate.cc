@@ -229,7 +229,7 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
         flumen::DescribeValues(r.inSample.fit.values));
     flumen::WriteValidationReport(o.out, r.outOfSample.points, {}, meta);
     flumen::WriteValidationReport((fs::path(o.out) / "in-sample").string(), r.inSamplePoints.points,
-                                  r.inSamplePoints.cdfs, inMeta);
+                                  r.inSamplePoints.cdfs, inMeta, r.inSamplePoints.rings);
     flumen::WriteFoldsReport(o.out, r, cv);
     std::cout << fmt::format("validate --{}: {} folds; wrote {}/report.md (out of sample), "
                              "in-sample/report.md, folds.md\n",
@@ -323,7 +323,7 @@ main(int argc, char** argv)
     flumen::ValidationMeta meta = flumen::MetaOf(o, plan, got, command, ran.wallSeconds);
     try
     {
-        flumen::WriteValidationReport(o.out, got.points, got.cdfs, meta);
+        flumen::WriteValidationReport(o.out, got.points, got.cdfs, meta, got.rings);
     }
     catch (const std::exception& e)
     {

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -378,6 +380,37 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
     {
         Fail(source, "topology.pfc.xon_bytes",
              fmt::format("expected at most topology.pfc.xoff_bytes ({}), got {}", xoff, xon));
+    }
+    const std::string pcap = ValueAt(r, "outputs.pcap_hosts").get<std::string>();
+    std::stringstream hosts(pcap);
+    for (std::string host; std::getline(hosts, host, ',');)
+    {
+        size_t used = 0;
+        unsigned long index = 0;
+        bool ok = host.size() >= 2 && host[0] == 'S'
+                  && std::isdigit(static_cast<unsigned char>(host[1]));
+        if (ok)
+        {
+            index = std::stoul(host.substr(1), &used);
+            ok = used == host.size() - 1 && index < s.hosts;
+        }
+        if (!ok)
+        {
+            Fail(source, "outputs.pcap_hosts",
+                 fmt::format("expected host names S0..S{} separated by commas, got '{}'",
+                             s.hosts - 1, host));
+        }
+        if (std::find(s.pcapHosts.begin(), s.pcapHosts.end(), index) == s.pcapHosts.end())
+        {
+            s.pcapHosts.push_back(static_cast<uint32_t>(index));
+        }
+    }
+    if (!s.pcapHosts.empty() && s.engine != "packet")
+    {
+        Fail(source, "outputs.pcap_hosts",
+             fmt::format("a pcap capture needs simulation.engine \"packet\" (the {} engine has "
+                         "no packets)",
+                         s.engine));
     }
     if (s.pfcEnabled && s.transport != "rdma")
     {

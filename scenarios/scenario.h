@@ -89,6 +89,7 @@ struct Scenario
     bool tcpEcn = false;
     double tcpTimeWaitMs = 0;
     double linkBinUs = 0;
+    std::vector<uint32_t> pcapHosts; //!< outputs.pcap_hosts: host indices whose NIC is captured
 
     double maxTimeS = 0;
     bool reportUnfinished = false; //!< simulation.on_max_time = report

@@ -45,6 +45,11 @@ class FlowNetwork : public Network
     std::vector<LinkRow> BottleneckSeries() const override;
     /** Not kept at flow level (docs/flow-engine.md): empty. */
     std::vector<RingHopSeries> RingHops() const override { return {}; }
+    /** No packets at flow level (the scenario rules refuse outputs.pcap_hosts with it). */
+    void CapturePcap(const std::vector<uint32_t>&, const std::string&) override
+    {
+        throw std::logic_error("the flow engine has no packets to capture");
+    }
     uint64_t PfcPauses() const override { return 0; }
     PacketCounts Packets() const override { return {}; }
     const ns3::StarTopology* Topology() const override { return nullptr; }

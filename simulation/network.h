@@ -86,6 +86,11 @@ class Network
     /** Each ring hop's job bytes in bins (empty unless binned; the packet engine only). */
     virtual std::vector<RingHopSeries> RingHops() const = 0;
     virtual uint64_t PfcPauses() const = 0;
+    /**
+     * Captures the NIC links of these hosts as pcap files `dir`/S<i>.pcap (both directions);
+     * called before the run. Throws std::logic_error where the model has no packets.
+     */
+    virtual void CapturePcap(const std::vector<uint32_t>& hosts, const std::string& dir) = 0;
     virtual PacketCounts Packets() const = 0;
     /** The packet-level topology for tracing hooks (nullptr for other network models). */
     virtual const ns3::StarTopology* Topology() const = 0;

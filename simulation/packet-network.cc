@@ -6,6 +6,7 @@
 #include "ns3/flow-generator-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/iperf-helper.h"
+#include "ns3/point-to-point-helper.h"
 #include "ns3/roce-header.h"
 #include "ns3/training-job-helper.h"
 
@@ -277,6 +278,17 @@ PacketNetwork::RingHops() const
         hops.push_back(std::move(h));
     }
     return hops;
+}
+
+void
+PacketNetwork::CapturePcap(const std::vector<uint32_t>& hosts, const std::string& dir)
+{
+    PointToPointHelper p2p;
+    for (uint32_t h : hosts)
+    {
+        const std::string file = dir + "/" + StarTopologyHelper::HostName(h) + ".pcap";
+        p2p.EnablePcap(file, m_topology.hostDevices.Get(h), false, true);
+    }
 }
 
 uint64_t

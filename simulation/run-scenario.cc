@@ -96,6 +96,15 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
     std::optional<CrossTraffic> cross = InstallCrossTraffic(s, *network);
     measurement.WatchCrossTraffic(cross);
     network->Observe(s);
+    if (!s.pcapHosts.empty())
+    {
+        if (options.pcapDir.empty())
+        {
+            throw std::invalid_argument(
+                "outputs.pcap_hosts: no folder for the capture (RunOptions::pcapDir)");
+        }
+        network->CapturePcap(s.pcapHosts, options.pcapDir);
+    }
     measurement.Schedule();
     if (options.beforeRun)
     {

@@ -45,6 +45,8 @@ struct RunOptions
      * did not (benchmarks); 0: run until the job finishes (an error past max_time_s).
      */
     double fixedDurationS = 0;
+    /** Where the pcap files of outputs.pcap_hosts go (the caller moves them into place). */
+    std::string pcapDir;
 };
 
 struct RunOutput

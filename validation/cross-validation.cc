@@ -51,7 +51,7 @@ PlanAt(const ValidationOptions& o, const std::vector<std::string>& series, const
     at.series = std::set<std::string>(series.begin(), series.end());
     at.testbedValues = values;
     ValidationPlan plan = PlanValidation(at);
-    if (!cdfs && !plan.cdfs.empty())
+    if (!cdfs && !(plan.cdfs.empty() && plan.rings.empty()))
     {
         std::set<std::string> used;
         for (const auto& pp : plan.points)
@@ -59,6 +59,7 @@ PlanAt(const ValidationOptions& o, const std::vector<std::string>& series, const
             used.insert(pp.runIds.begin(), pp.runIds.end());
         }
         plan.cdfs.clear();
+        plan.rings.clear();
         plan.runs.erase(std::remove_if(plan.runs.begin(), plan.runs.end(),
                                        [&](const PoolPoint& r) { return !used.count(r.id); }),
                         plan.runs.end());

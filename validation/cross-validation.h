@@ -37,7 +37,7 @@ struct CrossValidation
     std::vector<Fold> folds;
     Fold inSample; //!< fitted on every series (leave-one-out) or on --fit-on's
     CollatedValidation outOfSample;
-    CollatedValidation inSamplePoints; //!< CDFs included (at the in-sample parameters)
+    CollatedValidation inSamplePoints; //!< CDFs and ring bandwidths included (in sample)
     ValidationPlan outOfSamplePlan;    //!< the folds' plans joined (for the report's account)
     ValidationPlan inSamplePlan;
     double coreSecondsNow = 0; //!< the runs' own wall times, this invocation

@@ -103,7 +103,8 @@ LoadSeries(const std::string& manifestPath)
     }
     const std::string& mp = manifestPath;
     CheckKeys(mp, "", m,
-              { "name", "description", "folder", "experiment", "scenario", "models", "cdfs" });
+              { "name", "description", "folder", "experiment", "scenario", "models", "cdfs",
+                "ring_bandwidth" });
     Series s;
     s.manifest = mp;
     s.name = String(mp, m, "", "name");
@@ -227,6 +228,34 @@ LoadSeries(const std::string& manifestPath)
         cdf.transport = String(mp, c, where, "transport", { "rdma", "tcp" });
         cdf.points = ReadIterationCdf(cdf.file);
         s.cdfs.push_back(cdf);
+    }
+
+    const json rings = m.value("ring_bandwidth", json::array());
+    if (!rings.is_array())
+    {
+        Fail(mp, "ring_bandwidth",
+             "expected an array of {model, requested_gbps, dl_only_gbps, dl_shared_gbps, source}");
+    }
+    for (size_t i = 0; i < rings.size(); ++i)
+    {
+        const std::string where = fmt::format("ring_bandwidth[{}]", i);
+        const json& r = rings[i];
+        CheckKeys(mp, where, r,
+                  { "model", "requested_gbps", "dl_only_gbps", "dl_shared_gbps", "source" });
+        SeriesRingBandwidth rb;
+        rb.model = String(mp, r, where, "model");
+        rb.source = String(mp, r, where, "source");
+        for (auto [key, field] : { std::pair{ "requested_gbps", &rb.requestedGbps },
+                                   std::pair{ "dl_only_gbps", &rb.dlOnlyGbps },
+                                   std::pair{ "dl_shared_gbps", &rb.dlSharedGbps } })
+        {
+            *field = Number(mp, r, where, key);
+            if (!(*field > 0 && *field <= 1000))
+            {
+                Fail(mp, where + "." + key, fmt::format("expected Gbps above 0, got {}", *field));
+            }
+        }
+        s.ringBandwidth.push_back(rb);
     }
     return s;
 }

@@ -31,6 +31,20 @@ struct SeriesPoint
     std::string source; //!< "FILE:LINE" of the iteration row
 };
 
+/**
+ * A published measurement of the ring's own bandwidth at one load (the thesis's Table 3.11:
+ * tcpdump's per-packet injection rates, averaged over a few iterations, from a node in the
+ * ring only and from the node that also receives the cross traffic).
+ */
+struct SeriesRingBandwidth
+{
+    std::string model;
+    double requestedGbps = 0;
+    double dlOnlyGbps = 0;   //!< a DL-only node's outbound ring flow (thesis flow 1)
+    double dlSharedGbps = 0; //!< the shared node's ring flow (thesis flow 2)
+    std::string source;      //!< where the figures are published
+};
+
 /** One per-iteration CDF run of a series. */
 struct SeriesCdf
 {
@@ -51,6 +65,7 @@ struct Series
     std::string crossTraffic; //!< "iperf", "websearch", "burst"
     std::vector<SeriesPoint> points;
     std::vector<SeriesCdf> cdfs;
+    std::vector<SeriesRingBandwidth> ringBandwidth;
     std::string manifest; //!< the manifest's path
     /**
      * The testbed's settings where they differ from flumen's defaults: a partial scenario

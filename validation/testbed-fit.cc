@@ -278,6 +278,7 @@ CandidatePlan(const TestbedFitRequest& r, const json& values)
     }
     plan.runs = std::move(runs);
     plan.cdfs.clear();
+    plan.rings.clear();
     return plan;
 }
 

@@ -141,6 +141,29 @@ class Collator
         return v;
     }
 
+    ValidatedRing Ring(const PlannedRing& pr)
+    {
+        ValidatedRing r = pr.ring;
+        RunResult run;
+        std::vector<double> durations;
+        if (ReadRun(pointsDir / pr.runId, run, durations))
+        {
+            Account(pr.runId, run);
+            r.hops = run.summary.ringHops;
+            r.simMeanS = run.jobFinished ? run.meanS : kUnknown;
+            r.status = !run.jobFinished ? "censored (hops over the window still given)"
+                       : r.hops.empty() ? "done: no ring hops (the flow engine keeps none)"
+                                        : "done";
+        }
+        else
+        {
+            std::string f = PointFailure(pointsDir, pr.runId);
+            r.status = f.empty() ? "not run" : "failed: " + f;
+            ++incomplete;
+        }
+        return r;
+    }
+
     ValidatedCdf Cdf(const PlannedCdf& pc)
     {
         auto c = pc.cdf;
@@ -224,6 +247,10 @@ CollateValidation(const ValidationPlan& plan, const fs::path& pointsDir)
     for (const auto& pc : plan.cdfs)
     {
         out.cdfs.push_back(collator.Cdf(pc));
+    }
+    for (const auto& pr : plan.rings)
+    {
+        out.rings.push_back(collator.Ring(pr));
     }
     out.incomplete = collator.incomplete;
     out.coreSeconds = collator.coreSeconds;

@@ -18,6 +18,7 @@ struct CollatedValidation
 {
     std::vector<ValidatedPoint> points;
     std::vector<ValidatedCdf> cdfs;
+    std::vector<ValidatedRing> rings;
     size_t incomplete = 0;  //!< points not fully simulated and CDFs not simulated
     size_t runsRead = 0;    //!< finished runs (now or earlier), each once
     double coreSeconds = 0; //!< their own wall times added up

@@ -64,11 +64,19 @@ struct PlannedCdf
     double budgetS = 0; //!< simulated seconds the run may take
 };
 
+/** A run of a published ring-bandwidth measurement's setting (its hops binned). */
+struct PlannedRing
+{
+    ValidatedRing ring;
+    std::string runId;
+};
+
 struct ValidationPlan
 {
     std::vector<PoolPoint> runs; //!< each run once, however many points share it
     std::vector<PlannedPoint> points;
     std::vector<PlannedCdf> cdfs;
+    std::vector<PlannedRing> rings;
     int iterations = 8; //!< per run at most, warm-up included
     int warmup = 2;
     /** Per series, the manifest's "scenario" settings (declared testbed facts). */

@@ -228,11 +228,46 @@ CdfsCsv(const std::vector<ValidatedCdf>& cdfs)
     return FormatCsv(cdfsHeader, cdfsRows);
 }
 
+// The injection rate of the simulated hop from `from` (or into `to`), NaN when not simulated.
+double
+HopRate(const ValidatedRing& r, const std::string& from, const std::string& to)
+{
+    for (const auto& h : r.hops)
+    {
+        if ((!from.empty() && h.from == from) || (!to.empty() && h.to == to))
+        {
+            return h.injectionGbps;
+        }
+    }
+    return kUnknown;
+}
+
+// ring-bandwidth.csv: one row per published ring-bandwidth measurement.
+std::string
+RingsCsv(const std::vector<ValidatedRing>& rings)
+{
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& r : rings)
+    {
+        rows.push_back({ r.series, r.model, NumberText(r.requestedGbps, 3),
+                         NumberText(r.dlOnlyGbps, 3), NumberText(HopRate(r, "S1", ""), 4),
+                         NumberText(r.dlSharedGbps, 3), NumberText(HopRate(r, "S0", ""), 4),
+                         NumberText(HopRate(r, "", "S0"), 4), NumberText(r.simMeanS, 6), r.status,
+                         r.source });
+    }
+    return FormatCsv({ "series", "model", "requested_gbps", "published_dl_only_gbps",
+                       "simulated_s1_to_s3_injection_gbps", "published_dl_shared_gbps",
+                       "simulated_s0_to_s1_injection_gbps", "simulated_s3_to_s0_injection_gbps",
+                       "simulated_mean_s", "status", "source" },
+                     rows);
+}
+
 // report.md: the headline tables, then the detail, then the plots (or why there are none).
 std::string
 ReportMarkdown(const std::vector<ValidatedPoint>& points, const std::vector<ValidatedCdf>& cdfs,
                const std::vector<SeriesSummary>& summaries, const ValidationMeta& meta,
-               const std::vector<std::string>& pngs, const std::string& plotProblem)
+               const std::vector<std::string>& pngs, const std::string& plotProblem,
+               const std::vector<ValidatedRing>& rings)
 {
     std::string md = "# flumen validation report\n\n";
     // Both times are sums of the runs' own wall times (one core each), not the command's
@@ -388,6 +423,29 @@ ReportMarkdown(const std::vector<ValidatedPoint>& points, const std::vector<Vali
                               c.requestedGbps, c.simulated.size(), NumberText(c.ks, 3), c.status);
         }
     }
+    if (!rings.empty())
+    {
+        md += "\n## The ring's own bandwidth (published per-flow rates)\n\nThe rate each ring "
+              "hop's bytes were sent at over the measurement window (bins of 100 us weighted by "
+              "their bytes, `injection_gbps` in a run's summary.json) beside the published "
+              "averages of tcpdump's per-packet injection rates. The thesis's flow 1 is a DL-only "
+              "node's outbound ring flow (S1 to S3: not congested locally), flow 2 the shared "
+              "node S0's (outbound, S0 to S1); the hop into S0 (S3 to S0), which crosses the "
+              "bottleneck, is given beside them. The published figures average a few iterations "
+              "of one run; the simulated ones the measured iterations of one seed.\n\n| series | "
+              "model | requested Gbps | published DL-only (flow 1) | simulated S1 to S3 | "
+              "published DL-shared (flow 2) | simulated S0 to S1 | simulated S3 to S0 | "
+              "simulated mean iteration s | status | source |\n|---|---|---|---|---|---|---|---|"
+              "---|---|---|\n";
+        for (const auto& r : rings)
+        {
+            md += fmt::format(
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.series, r.model,
+                r.requestedGbps, r.dlOnlyGbps, NumberText(HopRate(r, "S1", ""), 2), r.dlSharedGbps,
+                NumberText(HopRate(r, "S0", ""), 2), NumberText(HopRate(r, "", "S0"), 2),
+                NumberText(r.simMeanS, 3), r.status, r.source);
+        }
+    }
     md += "\n## Plots\n\n";
     if (!plotProblem.empty())
     {
@@ -408,7 +466,8 @@ ReportMarkdown(const std::vector<ValidatedPoint>& points, const std::vector<Vali
 
 void
 WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoint>& points,
-                      const std::vector<ValidatedCdf>& cdfs, const ValidationMeta& meta)
+                      const std::vector<ValidatedCdf>& cdfs, const ValidationMeta& meta,
+                      const std::vector<ValidatedRing>& rings)
 {
     const fs::path dir(dirName);
     fs::create_directories(dir);
@@ -421,12 +480,13 @@ WriteValidationReport(const std::string& dirName, const std::vector<ValidatedPoi
     // it (a kill between the two leaves the new report beside the previous plots).
     try
     {
-        WriteFileSetAtomically(
-            dir.string(),
-            { { "points.csv", PointsCsv(points) },
-              { "series.csv", SeriesCsv(summaries) },
-              { "cdfs.csv", CdfsCsv(cdfs) },
-              { "report.md", ReportMarkdown(points, cdfs, summaries, meta, pngs, plotProblem) } });
+        WriteFileSetAtomically(dir.string(),
+                               { { "points.csv", PointsCsv(points) },
+                                 { "series.csv", SeriesCsv(summaries) },
+                                 { "cdfs.csv", CdfsCsv(cdfs) },
+                                 { "ring-bandwidth.csv", RingsCsv(rings) },
+                                 { "report.md", ReportMarkdown(points, cdfs, summaries, meta, pngs,
+                                                               plotProblem, rings) } });
     }
     catch (...)
     {

@@ -5,6 +5,7 @@
 #define FLUMEN_VALIDATION_REPORT_H
 
 #include "curve-analysis.h"
+#include "run-summary.h"
 #include "testbed-readers.h"
 
 #include <nlohmann/json.hpp>
@@ -70,6 +71,20 @@ struct ValidatedCdf
     std::string status;
 };
 
+/** A published ring-bandwidth measurement beside the simulated ring hops of its setting. */
+struct ValidatedRing
+{
+    std::string series;
+    std::string model;
+    double requestedGbps = 0;
+    double dlOnlyGbps = 0;   //!< published: a DL-only node's outbound ring flow
+    double dlSharedGbps = 0; //!< published: the shared node's ring flow
+    std::string source;
+    std::vector<RingHopSummary> hops; //!< simulated (empty: not run, or not kept by the engine)
+    double simMeanS = kUnknown;
+    std::string status;
+};
+
 struct ValidationMeta
 {
     std::string command;
@@ -102,9 +117,13 @@ double PercentError(double simulated, double measured);
 /** One line per series and model with the headline figures, for the console. */
 std::vector<std::string> HeadlineLines(const std::vector<ValidatedPoint>& points);
 
-/** Writes points.csv, series.csv, cdfs.csv, report.md and plots/ into dir (atomically each). */
+/**
+ * Writes points.csv, series.csv, cdfs.csv, ring-bandwidth.csv (with rings), report.md and
+ * plots/ into dir (atomically each).
+ */
 void WriteValidationReport(const std::string& dir, const std::vector<ValidatedPoint>& points,
-                           const std::vector<ValidatedCdf>& cdfs, const ValidationMeta& meta);
+                           const std::vector<ValidatedCdf>& cdfs, const ValidationMeta& meta,
+                           const std::vector<ValidatedRing>& rings = {});
 
 } // namespace flumen
 

@@ -51,6 +51,8 @@ TEST(SeriesManifest, EveryShippedManifestLoads)
                   << " CDFs\n";
         EXPECT_EQ(s.name, name);
         EXPECT_TRUE(!s.points.empty() || !s.cdfs.empty()) << name;
+        // The thesis's Table 3.11 travels with the TCP series it was measured in.
+        EXPECT_EQ(s.ringBandwidth.size(), name == "websearch-tcp-configB" ? 4u : 0u) << name;
     }
 }
 
@@ -125,6 +127,20 @@ TEST(SeriesManifest, BadManifestsNameFileAndKey)
           + R"(, "models": [{"model": "m", "iterations": [{"file": "iperf_data_iter_r50.txt", "format": "csv"}]}]})";
     EXPECT_NE(messageOf(format).find("unknown iteration-summary format"), std::string::npos);
     EXPECT_NE(messageOf("{").find("invalid JSON"), std::string::npos);
+    // Published ring bandwidths: every field named when wrong.
+    const std::string ring
+        = R"({"model": "resnet50", "requested_gbps": 20, "dl_only_gbps": 7.24, "dl_shared_gbps": 4.13, "source": "t"})";
+    EXPECT_EQ(messageOf(base + ", " + model + ", \"ring_bandwidth\": [" + ring + "]}"), "");
+    std::string negative = ring;
+    negative.replace(negative.find("4.13"), 4, "-1");
+    EXPECT_NE(messageOf(base + ", \"ring_bandwidth\": [" + negative + "]}")
+                  .find("key 'ring_bandwidth[0].dl_shared_gbps': expected Gbps above 0"),
+              std::string::npos);
+    EXPECT_NE(messageOf(base + ", \"ring_bandwidth\": {}}").find("key 'ring_bandwidth'"),
+              std::string::npos);
+    EXPECT_NE(messageOf(base + R"(, "ring_bandwidth": [{"model": "resnet50"}]})")
+                  .find("ring_bandwidth[0]"),
+              std::string::npos);
     EXPECT_NE(messageOf(base + ", \"scenario\": \"fifo\"}")
                   .find("m.json: key 'scenario': "
                         "expected an object"),

@@ -412,3 +412,43 @@ TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
               2);
     EXPECT_FALSE(fs::exists(dir.Path() + "/x"));
 }
+
+TEST(Validate, PublishedRingBandwidthsAreSetBesideTheSimulatedHops)
+{
+    // A series with only a published ring bandwidth (ResNet-50, 20 Gbps of web-search, B,
+    // TCP): one packet-level run of half a simulated second, its hops in the report.
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    json m = { { "name", "ring-only" },
+               { "folder", kTestbed + "websearch-tcp-configB" },
+               { "experiment",
+                 { { "configuration", "B" },
+                   { "transport", "tcp" },
+                   { "workers", 3 },
+                   { "cross_traffic", "websearch" } } },
+               { "ring_bandwidth",
+                 { { { "model", "resnet50" },
+                     { "requested_gbps", 20 },
+                     { "dl_only_gbps", 7.24 },
+                     { "dl_shared_gbps", 4.13 },
+                     { "source", "thesis Table 3.11" } } } } };
+    const std::string manifest = dir.Write("ring.json", m.dump());
+    const std::string out = dir.Path() + "/v";
+    auto r = test::RunValidate(manifest + " --out " + out
+                               + " --max-sim-s 0.5 --budget-iterations 0 --jobs 1");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::string report = test::ReadFile(out + "/report.md");
+    EXPECT_NE(report.find("## The ring's own bandwidth"), std::string::npos);
+    auto rows = CsvRows(test::ReadFile(out + "/ring-bandwidth.csv"));
+    ASSERT_EQ(rows.size(), 2u);
+    const auto& h = rows[0];
+    const double dlOnly = std::stod(rows[1][Column(h, "simulated_s1_to_s3_injection_gbps")]);
+    const double intoShared = std::stod(rows[1][Column(h, "simulated_s3_to_s0_injection_gbps")]);
+    std::cout << "[measure] ResNet-50, 20 Gbps web-search: S1->S3 sent at " << dlOnly
+              << " Gbps, S3->S0 at " << intoShared << " (published 7.24 and 4.13)\n";
+    EXPECT_DOUBLE_EQ(std::stod(rows[1][Column(h, "published_dl_shared_gbps")]), 4.13);
+    // The hop into the shared node crosses the bottleneck beside 20 Gbps of web-search, the
+    // DL-only hop does not.
+    EXPECT_LT(intoShared, dlOnly);
+    EXPECT_LE(dlOnly, 25.0 * 1.001);
+}
