@@ -34,7 +34,8 @@ namespace
 
 const char* kUsage
     = "usage: flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick] [--jobs N]\n"
-      "                       [--iterations N] [--seeds N] [--models m1,m2] [--max-sim-s S]\n"
+      "                       [--iterations N] [--seeds N] [--cdf-iterations N] [--models m1,m2]\n"
+      "                       [--max-sim-s S]\n"
       "                       [--budget-iterations N]\n"
       "                       [--report-only] [--engine packet|flow]\n"
       "                       [--compare-engines PACKET_POINTS]\n"
@@ -45,6 +46,8 @@ const char* kUsage
       "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
       "  --iterations N      iterations per simulated point, 2 warm-up (default 8; quick 3, 1 "
       "warm-up)\n"
+      "  --cdf-iterations N  iterations of a per-iteration CDF's run (default 30; 300 with the\n"
+      "                      flow engine), with room for them at twice the testbed's pace\n"
       "  --seeds N           seeds for congested points, where variance matters (default 2;\n"
       "                      quick 1)\n"
       "  --models a,b        only these models\n"
@@ -109,7 +112,7 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
         if ((a == "--out" || a == "--calibration" || a == "--jobs" || a == "--iterations"
              || a == "--seeds" || a == "--models" || a == "--max-sim-s"
              || a == "--budget-iterations" || a == "--engine" || a == "--compare-engines"
-             || a == "--fit" || a == "--fit-on" || a == "--objective")
+             || a == "--fit" || a == "--fit-on" || a == "--objective" || a == "--cdf-iterations")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
@@ -131,6 +134,8 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
                 o.jobs = static_cast<unsigned>(intValue(v, 1, 1024));
             else if (a == "--iterations")
                 o.iterations = intValue(v, 3, 100000);
+            else if (a == "--cdf-iterations")
+                o.cdfIterations = intValue(v, 3, 100000);
             else if (a == "--seeds")
                 o.seeds = intValue(v, 1, 100);
             else if (a == "--budget-iterations")

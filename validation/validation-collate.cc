@@ -174,6 +174,12 @@ class Collator
             // An unfinished run's iterations are its first ones only: the KS distance is
             // computed, and the status says so.
             c.ks = c.simulated.empty() ? kUnknown : KolmogorovSmirnov(c.simulated, c.measured);
+            c.simulatedIterations = run.summary.workers > 0
+                                        ? static_cast<int>(c.simulated.size() / run.summary.workers)
+                                        : 0;
+            const double n = c.simulatedIterations;
+            const double m = static_cast<double>(c.measured.size());
+            c.ksCritical = n > 0 && m > 0 ? 1.358 * std::sqrt((n + m) / (n * m)) : kUnknown;
             c.status = run.jobFinished
                            ? "done"
                            : fmt::format("censored: {} iterations by {:.3g} s simulated",

@@ -202,15 +202,25 @@ class Planner
             pc.cdf.requestedGbps = c.requestedGbps;
             pc.cdf.file = c.file;
             pc.cdf.measured = c.points;
-            // Enough iterations for a distribution: several times the point runs' count.
-            int iterations = m_options.quick ? 6 : std::max(30, m_iterations);
+            // Enough iterations for a distribution: several times the point runs' count, and
+            // at flow level (cheap) or when asked, hundreds, as the testbed's CDFs hold.
+            int iterations = m_options.quick                ? 6
+                             : m_options.cdfIterations > 0  ? m_options.cdfIterations
+                             : m_options.engine != "packet" ? 300
+                                                            : std::max(30, m_iterations);
             double sum = 0;
             for (const auto& q : c.points)
             {
                 sum += q.seconds;
             }
             // Every CDF row is one iteration, so their mean is the run's pace.
-            pc.budgetS = BudgetS(c.points.empty() ? kUnknown : sum / c.points.size());
+            const double pace = c.points.empty() ? kUnknown : sum / c.points.size();
+            pc.budgetS = BudgetS(pace);
+            if ((m_options.cdfIterations > 0 || m_options.engine != "packet") && pace > 0)
+            {
+                // Room for every iteration at twice the testbed's pace.
+                pc.budgetS = std::max(pc.budgetS, 2 * (iterations + 0.5) * pace);
+            }
             pc.runId = AddRun(
                 fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
                 s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,

@@ -34,6 +34,8 @@ struct ValidationOptions
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     int iterations = 0; // 0: the mode's default
     int seeds = 0;      // 0: the mode's default (2; quick 1)
+    /** Iterations of a per-iteration CDF's run (0: 30, or 300 with the flow engine). */
+    int cdfIterations = 0;
     std::set<std::string> models;
     double maxSimS = 30;
     int budgetIterations = 3;

@@ -67,7 +67,14 @@ struct ValidatedCdf
     std::string file;
     std::vector<CdfPoint> measured;
     std::vector<double> simulated; //!< iteration times, warm-up excluded
+    int simulatedIterations = 0;   //!< per worker (the workers' iterations are synchronous)
     double ks = kUnknown;
+    /**
+     * The two-sample Kolmogorov-Smirnov distance above which the two samples differ at the 5 %
+     * level: 1.358 sqrt((n + m) / (n m)), n simulated iterations, m measured ones (the CDF's
+     * rows).
+     */
+    double ksCritical = kUnknown;
     std::string status;
 };
 

@@ -452,3 +452,34 @@ TEST(Validate, PublishedRingBandwidthsAreSetBesideTheSimulatedHops)
     EXPECT_LT(intoShared, dlOnly);
     EXPECT_LE(dlOnly, 25.0 * 1.001);
 }
+
+TEST(Validate, FlowLevelCdfsHaveHundredsOfIterationsAndACriticalDistance)
+{
+    // The testbed's per-iteration CDFs hold hundreds of iterations: at flow level the CDF runs
+    // get 300, so that the Kolmogorov-Smirnov distance can tell distributions apart.
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/v";
+    auto r = test::RunValidate(kManifests
+                               + "iteration-cdfs.json --models resnet50 --engine flow "
+                                 "--out "
+                               + out);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    auto rows = CsvRows(test::ReadFile(out + "/cdfs.csv"));
+    ASSERT_GE(rows.size(), 2u);
+    const auto& h = rows[0];
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        const double n = std::stod(rows[i][Column(h, "simulated_iterations")]);
+        const double m = std::stod(rows[i][Column(h, "testbed_iterations")]);
+        const double critical = std::stod(rows[i][Column(h, "ks_critical_5pct")]);
+        std::cout << "[measure] CDF " << rows[i][Column(h, "file")] << ": " << n
+                  << " simulated and " << m << " testbed iterations, KS "
+                  << rows[i][Column(h, "ks_distance")] << " (5 % critical " << critical << ")\n";
+        EXPECT_EQ(n, 298); // 300, 2 warm-up
+        EXPECT_GE(m, 100);
+        EXPECT_NEAR(critical, 1.358 * std::sqrt((n + m) / (n * m)), 1e-3);
+        EXPECT_EQ(rows[i][Column(h, "status")], "done");
+    }
+    EXPECT_NE(test::ReadFile(out + "/report.md").find("5 % critical distance"), std::string::npos);
+}
