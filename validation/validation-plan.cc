@@ -248,12 +248,7 @@ class Planner
             }
             const double pace = nearest ? nearest->meanS : kUnknown;
             const double budget = BudgetS(pace);
-            int iterations = m_iterations;
-            if (pace > 0)
-            {
-                iterations = static_cast<int>(
-                    std::clamp(std::floor(budget / pace), 3.0, double(m_iterations)));
-            }
+            const int iterations = IterationsWithin(budget, pace);
             PlannedRing pr;
             pr.ring.series = s.name;
             pr.ring.model = rb.model;
@@ -299,6 +294,17 @@ class Planner
         double paced = (m_options.budgetIterations + 0.5) * paceS;
         return m_options.budgetIterations > 0 && paceS > 0 ? std::max(m_options.maxSimS, paced)
                                                            : m_options.maxSimS;
+    }
+
+    // As many iterations as fit the budget at the testbed's pace (NaN: unknown), at least 3 and
+    // at most --iterations.
+    int IterationsWithin(double budgetS, double paceS) const
+    {
+        if (!(paceS > 0))
+        {
+            return m_iterations;
+        }
+        return static_cast<int>(std::clamp(std::floor(budgetS / paceS), 3.0, double(m_iterations)));
     }
 
     bool Wanted(const std::string& model, const std::string& manifest)
@@ -392,12 +398,7 @@ class Planner
         std::string label
             = fmt::format("{}-{}-{}", s.name, sp.model,
                           sp.idle ? std::string("idle") : fmt::format("{:.3f}G", v.offeredGbps));
-        int iterations = m_iterations;
-        if (paceS > 0)
-        {
-            double fit = std::floor(budgetS / paceS);
-            iterations = static_cast<int>(std::clamp(fit, 3.0, double(m_iterations)));
-        }
+        const int iterations = IterationsWithin(budgetS, paceS);
         int warmup = iterations >= 5 ? m_warmup : std::min(m_warmup, 1);
         v.iterations = iterations;
         v.warmup = warmup;
