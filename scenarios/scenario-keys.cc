@@ -442,7 +442,7 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "hosts whose NIC link is captured as pcap, comma-separated (\"S0,S3\": "
                     "DIR/S0.pcap, DIR/S3.pcap, both directions, ns-3's tracing; packet engine "
                     "only; a 25 Gbps link writes about 3 GB per simulated second)",
-                    -1e300, 1e300, nullptr));
+                    -1e300, 1e300, Into(&Scenario::pcapHostsText)));
     k.push_back(Key("simulation.progress_interval_s", KeyType::Number, 2.0,
                     "wall seconds between progress lines on stderr (0 = none)", 0, 1e6,
                     Into(&Scenario::progressIntervalS), Unit::Seconds));

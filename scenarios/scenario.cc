@@ -381,8 +381,7 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
         Fail(source, "topology.pfc.xon_bytes",
              fmt::format("expected at most topology.pfc.xoff_bytes ({}), got {}", xoff, xon));
     }
-    const std::string pcap = ValueAt(r, "outputs.pcap_hosts").get<std::string>();
-    std::stringstream hosts(pcap);
+    std::stringstream hosts(s.pcapHostsText);
     for (std::string host; std::getline(hosts, host, ',');)
     {
         size_t used = 0;

@@ -89,7 +89,8 @@ struct Scenario
     bool tcpEcn = false;
     double tcpTimeWaitMs = 0;
     double linkBinUs = 0;
-    std::vector<uint32_t> pcapHosts; //!< outputs.pcap_hosts: host indices whose NIC is captured
+    std::string pcapHostsText;       //!< outputs.pcap_hosts as given
+    std::vector<uint32_t> pcapHosts; //!< its host indices (whose NIC links are captured)
 
     double maxTimeS = 0;
     bool reportUnfinished = false; //!< simulation.on_max_time = report
