@@ -469,8 +469,8 @@ ReportMarkdown(const std::vector<ValidatedPoint>& points, const std::vector<Vali
         md += fmt::format("![{0}](plots/{0})\n\n", png);
     }
     md += "\nFiles: points.csv (every point), series.csv (every figure above, per series and "
-          "model), cdfs.csv, plots/ (PNG, data and gnuplot script), points/ (each simulation's "
-          "own outputs).\n";
+          "model), cdfs.csv, ring-bandwidth.csv, plots/ (PNG, data and gnuplot script), points/ "
+          "(each simulation's own outputs).\n";
 
     return md;
 }
