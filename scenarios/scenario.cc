@@ -386,7 +386,8 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
     {
         size_t used = 0;
         unsigned long index = 0;
-        bool ok = host.size() >= 2 && host[0] == 'S'
+        // At most 4 digits (hosts <= 4096): stoul never overflows.
+        bool ok = host.size() >= 2 && host.size() <= 5 && host[0] == 'S'
                   && std::isdigit(static_cast<unsigned char>(host[1]));
         if (ok)
         {

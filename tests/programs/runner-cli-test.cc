@@ -247,7 +247,8 @@ TEST(RunnerCli, PcapCapturesTheChosenHostsLinksAndNothingOnBadInput)
     }
     // Bad hosts, and the flow engine (no packets): exit 2, nothing written.
     for (const std::string set :
-         { "outputs.pcap_hosts=S9", "outputs.pcap_hosts=S0,x", "simulation.engine=flow" })
+         { "outputs.pcap_hosts=S9", "outputs.pcap_hosts=S0,x", "outputs.pcap_hosts=S0,,S2",
+           "outputs.pcap_hosts=S99999999999999999999999", "simulation.engine=flow" })
     {
         r = test::RunFlumen(scenario + " --set " + set + " --out " + dir.Path() + "/bad");
         EXPECT_EQ(r.exitCode, 2) << set << r.output;
