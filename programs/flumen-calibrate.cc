@@ -8,6 +8,7 @@
 #include "calibration-file.h"
 #include "calibration-fit.h"
 #include "calibration-plan.h"
+#include "scenario.h"
 #include "series-manifest.h"
 #include "testbed-fit.h"
 
@@ -18,7 +19,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -68,22 +68,6 @@ struct CalibrateOptions
     std::string models;
     std::string runs;
 };
-
-std::vector<std::string>
-SplitList(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
 
 // Throws std::invalid_argument with what is wrong; exits 0 on --help.
 CalibrateOptions
@@ -178,9 +162,9 @@ FitRequestOf(const CalibrateOptions& o)
     r.base.out = o.runs.empty() ? o.out + ".runs" : o.runs;
     r.base.engine = o.engine;
     r.base.jobs = o.jobs;
-    for (const auto& s : SplitList(o.fitOn))
+    for (const auto& s : flumen::SplitList(o.fitOn))
         r.base.series.insert(s);
-    for (const auto& m : SplitList(o.models))
+    for (const auto& m : flumen::SplitList(o.models))
         r.base.models.insert(m);
     flumen::CompleteValidationOptions(r.base);
     flumen::PlanValidation(r.base); // names a bad manifest or series before the profiles' fit

@@ -25,7 +25,6 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -151,13 +150,8 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
             }
             else
             {
-                std::stringstream ss(v);
-                std::string m;
-                while (std::getline(ss, m, ','))
-                {
-                    if (!m.empty())
-                        o.models.insert(m);
-                }
+                for (const auto& m : flumen::SplitList(v))
+                    o.models.insert(m);
             }
         }
         else if (a == "--quick")
@@ -195,11 +189,8 @@ CrossValidationOf(const flumen::ValidationOptions& o, const FitOptions& f)
         cv.parameters.push_back(flumen::ParseFitParameter(text, o.engine));
     if (!f.objective.empty())
         cv.weights = flumen::ParseObjective(f.objective);
-    std::stringstream ss(f.fitOn);
-    std::string s;
-    while (std::getline(ss, s, ','))
-        if (!s.empty())
-            cv.fitOn.insert(s);
+    for (const auto& s : flumen::SplitList(f.fitOn))
+        cv.fitOn.insert(s);
     return cv;
 }
 

@@ -36,6 +36,21 @@ SetAtPath(json& root, const std::string& path, const json& value)
     (*node)[parts.back()] = value;
 }
 
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');)
+    {
+        if (!item.empty())
+        {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
 bool
 ParseSeconds(const std::string& text, double& out)
 {

@@ -119,6 +119,8 @@ std::string ModelVersion(const Scenario& s);
 
 /** Seconds from the command line: all of the text a number above 0, at most 1e6. */
 bool ParseSeconds(const std::string& text, double& out);
+/** The items of a comma-separated list from the command line ("a,b"), empty ones left out. */
+std::vector<std::string> SplitList(const std::string& text);
 
 /** Reads a JSON object from a file; syntax errors name the file, line and column. */
 nlohmann::json LoadScenarioFile(const std::string& path);

@@ -51,18 +51,9 @@ PlanAt(const ValidationOptions& o, const std::vector<std::string>& series, const
     at.series = std::set<std::string>(series.begin(), series.end());
     at.testbedValues = values;
     ValidationPlan plan = PlanValidation(at);
-    if (!cdfs && !(plan.cdfs.empty() && plan.rings.empty()))
+    if (!cdfs)
     {
-        std::set<std::string> used;
-        for (const auto& pp : plan.points)
-        {
-            used.insert(pp.runIds.begin(), pp.runIds.end());
-        }
-        plan.cdfs.clear();
-        plan.rings.clear();
-        plan.runs.erase(std::remove_if(plan.runs.begin(), plan.runs.end(),
-                                       [&](const PoolPoint& r) { return !used.count(r.id); }),
-                        plan.runs.end());
+        KeepPointRuns(plan, [](const ValidatedPoint&) { return true; });
     }
     return plan;
 }
@@ -175,7 +166,6 @@ CrossValidation
 RunCrossValidation(const ValidationOptions& o, const CrossValidationOptions& cv,
                    const std::vector<SeriesSplit>& splits)
 {
-    const std::vector<std::string> all = SeriesWithPoints(o);
     CrossValidation out;
     const fs::path pointsDir = fs::path(o.out) / "points";
     PoolOptions pool;
@@ -200,6 +190,9 @@ RunCrossValidation(const ValidationOptions& o, const CrossValidationOptions& cv,
     if (cv.fitOn.empty())
     {
         std::cerr << "validate: in sample: fitting on every series\n";
+        // Every series: the first fold's fitted and predicted ones together.
+        std::vector<std::string> all = splits.front().predicted;
+        all.insert(all.end(), splits.front().fitOn.begin(), splits.front().fitOn.end());
         out.inSample.fit = FitOn(o, cv, all, "in sample");
         out.coreSecondsNow += out.inSample.fit.coreSeconds;
         out.inSamplePlan = PlanValidation(

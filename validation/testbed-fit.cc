@@ -260,25 +260,8 @@ CandidatePlan(const TestbedFitRequest& r, const json& values)
         o.testbedValues[key] = v;
     }
     ValidationPlan plan = PlanValidation(o);
-    std::set<std::string> counted;
-    for (const auto& pp : plan.points)
-    {
-        if (pp.point.testbed && !pp.point.idle && !pp.point.calibration)
-        {
-            counted.insert(pp.runIds.begin(), pp.runIds.end());
-        }
-    }
-    std::vector<PoolPoint> runs;
-    for (auto& run : plan.runs)
-    {
-        if (counted.count(run.id))
-        {
-            runs.push_back(std::move(run));
-        }
-    }
-    plan.runs = std::move(runs);
-    plan.cdfs.clear();
-    plan.rings.clear();
+    KeepPointRuns(plan,
+                  [](const ValidatedPoint& v) { return v.testbed && !v.idle && !v.calibration; });
     return plan;
 }
 

@@ -251,11 +251,7 @@ class Planner
             const int iterations = IterationsWithin(budget, pace);
             PlannedRing pr;
             pr.ring.series = s.name;
-            pr.ring.model = rb.model;
-            pr.ring.requestedGbps = rb.requestedGbps;
-            pr.ring.dlOnlyGbps = rb.dlOnlyGbps;
-            pr.ring.dlSharedGbps = rb.dlSharedGbps;
-            pr.ring.source = rb.source;
+            pr.ring.published = rb;
             // Bins of 100 us: about the 30-50 packet moving average the thesis used.
             pr.runId = AddRun(fmt::format("{}-ring-{}-{}G", s.name, rb.model, rb.requestedGbps),
                               s.configuration, rb.model, s.transport, s.crossTraffic,
@@ -266,11 +262,8 @@ class Planner
     }
 
     ValidationPlan Take() { return std::move(m_plan); }
-    json AppliedTestbedValues() const { return TestbedValues(); }
 
-  private:
-    static constexpr double kNoIndex = -1;
-
+    // The fitted testbed values every run gets: the options', else the calibration file's.
     const json& TestbedValues() const
     {
         static const json none = json::object();
@@ -284,6 +277,9 @@ class Planner
         }
         return none;
     }
+
+  private:
+    static constexpr double kNoIndex = -1;
 
     // A run's simulated-time budget: --max-sim-s, or --budget-iterations and a half (for the
     // start-up) at `paceS`, a testbed pace, where that is longer. With the model's fastest
@@ -476,6 +472,24 @@ AddCongestedSeeds(ValidationPlan& plan, int seeds)
 
 } // namespace
 
+void
+KeepPointRuns(ValidationPlan& plan, const std::function<bool(const ValidatedPoint&)>& keep)
+{
+    std::set<std::string> used;
+    for (const auto& pp : plan.points)
+    {
+        if (keep(pp.point))
+        {
+            used.insert(pp.runIds.begin(), pp.runIds.end());
+        }
+    }
+    plan.cdfs.clear();
+    plan.rings.clear();
+    plan.runs.erase(std::remove_if(plan.runs.begin(), plan.runs.end(),
+                                   [&](const PoolPoint& r) { return !used.count(r.id); }),
+                    plan.runs.end());
+}
+
 // Workers of the job in configuration "A" or "B".
 int
 JobWorkers(const std::string& configuration)
@@ -568,7 +582,7 @@ PlanValidation(const ValidationOptions& o)
     plan.iterations = planner.Iterations();
     plan.warmup = planner.Warmup();
     plan.testbedSettings = testbedSettings;
-    plan.testbedValues = planner.AppliedTestbedValues();
+    plan.testbedValues = planner.TestbedValues();
     if (o.testbedValues.empty() && !plan.testbedValues.empty())
     {
         const json& t = calibration["testbed"];

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <string>
 #include <thread>
@@ -101,6 +102,12 @@ void CompleteValidationOptions(ValidationOptions& options);
  * does a plan with nothing to simulate.
  */
 ValidationPlan PlanValidation(const ValidationOptions& options);
+
+/**
+ * Reduces a plan to the runs of the points `keep` accepts: its CDFs and ring bandwidths go,
+ * and every run no kept point uses (the points stay, reported as not run).
+ */
+void KeepPointRuns(ValidationPlan& plan, const std::function<bool(const ValidatedPoint&)>& keep);
 
 /** Workers of the job in configuration "A" or "B". */
 int JobWorkers(const std::string& configuration);

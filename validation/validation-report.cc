@@ -252,11 +252,11 @@ RingsCsv(const std::vector<ValidatedRing>& rings)
     std::vector<std::vector<std::string>> rows;
     for (const auto& r : rings)
     {
-        rows.push_back({ r.series, r.model, NumberText(r.requestedGbps, 3),
-                         NumberText(r.dlOnlyGbps, 3), NumberText(HopRate(r, "S1", ""), 4),
-                         NumberText(r.dlSharedGbps, 3), NumberText(HopRate(r, "S0", ""), 4),
-                         NumberText(HopRate(r, "", "S0"), 4), NumberText(r.simMeanS, 6), r.status,
-                         r.source });
+        rows.push_back({ r.series, r.published.model, NumberText(r.published.requestedGbps, 3),
+                         NumberText(r.published.dlOnlyGbps, 3), NumberText(HopRate(r, "S1", ""), 4),
+                         NumberText(r.published.dlSharedGbps, 3),
+                         NumberText(HopRate(r, "S0", ""), 4), NumberText(HopRate(r, "", "S0"), 4),
+                         NumberText(r.simMeanS, 6), r.status, r.published.source });
     }
     return FormatCsv({ "series", "model", "requested_gbps", "published_dl_only_gbps",
                        "simulated_s1_to_s3_injection_gbps", "published_dl_shared_gbps",
@@ -452,11 +452,12 @@ ReportMarkdown(const std::vector<ValidatedPoint>& points, const std::vector<Vali
               "---|---|---|\n";
         for (const auto& r : rings)
         {
-            md += fmt::format(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.series, r.model,
-                r.requestedGbps, r.dlOnlyGbps, NumberText(HopRate(r, "S1", ""), 2), r.dlSharedGbps,
-                NumberText(HopRate(r, "S0", ""), 2), NumberText(HopRate(r, "", "S0"), 2),
-                NumberText(r.simMeanS, 3), r.status, r.source);
+            md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                              r.series, r.published.model, r.published.requestedGbps,
+                              r.published.dlOnlyGbps, NumberText(HopRate(r, "S1", ""), 2),
+                              r.published.dlSharedGbps, NumberText(HopRate(r, "S0", ""), 2),
+                              NumberText(HopRate(r, "", "S0"), 2), NumberText(r.simMeanS, 3),
+                              r.status, r.published.source);
         }
     }
     md += "\n## Plots\n\n";

@@ -6,6 +6,7 @@
 
 #include "curve-analysis.h"
 #include "run-summary.h"
+#include "series-manifest.h"
 #include "testbed-readers.h"
 
 #include <nlohmann/json.hpp>
@@ -82,11 +83,7 @@ struct ValidatedCdf
 struct ValidatedRing
 {
     std::string series;
-    std::string model;
-    double requestedGbps = 0;
-    double dlOnlyGbps = 0;   //!< published: a DL-only node's outbound ring flow
-    double dlSharedGbps = 0; //!< published: the shared node's ring flow
-    std::string source;
+    SeriesRingBandwidth published;
     std::vector<RingHopSummary> hops; //!< simulated (empty: not run, or not kept by the engine)
     double simMeanS = kUnknown;
     std::string status;
