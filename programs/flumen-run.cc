@@ -8,6 +8,8 @@
 #include "run-scenario.h"
 #include "scenario.h"
 
+#include "ns3/star-topology-helper.h"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -53,6 +55,62 @@ WriteLoadFile(const flumen::Scenario& scenario, const std::string& path, double 
         std::cerr << "flumen: " << e.what() << "\n";
         return 2;
     }
+}
+
+// Runs the scenario and writes its outputs into outDir; the exit code of main.
+int
+RunAndWrite(const flumen::Scenario& scenario, const std::string& outDir, bool quiet)
+{
+    // A pcap capture is written while the run goes, beside DIR; it moves in once the run's
+    // outputs are written, and goes if the run fails.
+    const std::filesystem::path pcapStaging
+        = scenario.pcapHosts.empty()
+              ? std::filesystem::path()
+              : std::filesystem::path(outDir + ".pcap.tmp." + flumen::ProcessTag());
+    try
+    {
+        flumen::RunOptions options;
+        options.progress = quiet ? nullptr : &std::cerr;
+        if (!pcapStaging.empty())
+        {
+            std::filesystem::create_directories(pcapStaging);
+            options.pcapDir = pcapStaging.string();
+        }
+        flumen::RunOutput out = flumen::RunScenario(scenario, options);
+        auto extra = flumen::ExtraOutputFiles(out);
+        flumen::WriteRunOutputs(outDir, out.rows, flumen::ToJson(out.summary), extra);
+        for (uint32_t h : scenario.pcapHosts)
+        {
+            const std::string name = ns3::StarTopologyHelper::HostName(h) + ".pcap";
+            std::filesystem::rename(pcapStaging / name, std::filesystem::path(outDir) / name);
+            extra.emplace_back(name, "");
+        }
+        if (!pcapStaging.empty())
+        {
+            std::filesystem::remove_all(pcapStaging);
+        }
+        if (!quiet)
+        {
+            std::cout << flumen::FormatHumanSummary(out.summary);
+            std::string files = "iterations.csv";
+            for (const auto& [name, content] : extra)
+            {
+                files += ", " + name;
+            }
+            std::cout << fmt::format("  wrote            {}: {}, summary.json\n", outDir, files);
+        }
+    }
+    catch (const std::exception& e)
+    {
+        std::error_code ec;
+        if (!pcapStaging.empty())
+        {
+            std::filesystem::remove_all(pcapStaging, ec);
+        }
+        std::cerr << "flumen: run failed: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
 }
 
 } // namespace
@@ -178,54 +236,5 @@ main(int argc, char** argv)
         return 2;
     }
 
-    // A pcap capture is written while the run goes, beside DIR; it moves in once the run's
-    // outputs are written, and goes if the run fails.
-    const std::filesystem::path pcapStaging
-        = scenario.pcapHosts.empty()
-              ? std::filesystem::path()
-              : std::filesystem::path(outDir + ".pcap.tmp." + flumen::ProcessTag());
-    try
-    {
-        flumen::RunOptions options;
-        options.progress = quiet ? nullptr : &std::cerr;
-        if (!pcapStaging.empty())
-        {
-            std::filesystem::create_directories(pcapStaging);
-            options.pcapDir = pcapStaging.string();
-        }
-        flumen::RunOutput out = flumen::RunScenario(scenario, options);
-        auto extra = flumen::ExtraOutputFiles(out);
-        flumen::WriteRunOutputs(outDir, out.rows, flumen::ToJson(out.summary), extra);
-        for (uint32_t h : scenario.pcapHosts)
-        {
-            const std::string name = "S" + std::to_string(h) + ".pcap";
-            std::filesystem::rename(pcapStaging / name, std::filesystem::path(outDir) / name);
-            extra.emplace_back(name, "");
-        }
-        if (!pcapStaging.empty())
-        {
-            std::filesystem::remove_all(pcapStaging);
-        }
-        if (!quiet)
-        {
-            std::cout << flumen::FormatHumanSummary(out.summary);
-            std::string files = "iterations.csv";
-            for (const auto& [name, content] : extra)
-            {
-                files += ", " + name;
-            }
-            std::cout << fmt::format("  wrote            {}: {}, summary.json\n", outDir, files);
-        }
-    }
-    catch (const std::exception& e)
-    {
-        std::error_code ec;
-        if (!pcapStaging.empty())
-        {
-            std::filesystem::remove_all(pcapStaging, ec);
-        }
-        std::cerr << "flumen: run failed: " << e.what() << "\n";
-        return 1;
-    }
-    return 0;
+    return RunAndWrite(scenario, outDir, quiet);
 }
