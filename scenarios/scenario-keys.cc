@@ -163,7 +163,9 @@ AddJobKeys(std::vector<KeySpec>& k)
                     "simulation.duration_s)",
                     -1e300, 1e300, Into(&Scenario::jobEnabled)));
     k.push_back(Key("job.model", KeyType::String, "resnet50",
-                    "resnet50, densenet161, vgg16, bert-large, or a name defined under models",
+                    "resnet50, densenet161, vgg16, bert-large (measured on the testbed), "
+                    "resnet101, densenet201, mobilenetv2 (compute scaled from a measured "
+                    "model), or a name defined under models",
                     -1e300, 1e300, Into(&Scenario::modelName)));
     k.push_back(Choice("job.transport", "tcp", { "tcp", "rdma" },
                        "transport of the ring all-reduce: tcp (NCCL's socket transport) or "
@@ -181,6 +183,14 @@ AddJobKeys(std::vector<KeySpec>& k)
                     0, 0.98,
                     [](Scenario& s, const json& v)
                     { s.modelOverrides.backwardShare = v.get<double>(); }));
+    k.push_back(Key("job.batch_size", KeyType::Integer, 0,
+                    "per-worker batch (0 = the model's reference batch: 64 for the CNNs, 8 for "
+                    "bert-large, models.<name>.batch_size): forward and backward time scale in "
+                    "proportion to it, the optimizer step does not; applied after "
+                    "job.compute_s, which is at the reference batch",
+                    0, 1e6,
+                    [](Scenario& s, const json& v)
+                    { s.modelOverrides.batchSize = v.get<uint32_t>(); }));
     k.push_back(Key("job.compute_jitter_cv", KeyType::Number, -1.0,
                     "coefficient of variation of each compute phase, overriding the model's "
                     "(-1 = the model's own)",
@@ -470,11 +480,22 @@ std::vector<KeySpec>
 MakeModelKeys()
 {
     return {
-        Key("parameters", KeyType::Integer, json(), "trainable parameters (fp32 gradients)", 1,
-            1e13),
+        Key("parameters", KeyType::Integer, 0,
+            "trainable parameters (fp32 gradients), one tensor; required unless layers_file "
+            "gives them (then 0 or their sum)",
+            0, 1e13),
+        Key("layers_file", KeyType::String, "",
+            "CSV of the layers in forward order, relative to the scenario: header "
+            "'layer,parameters' or 'layer,parameters,compute', one gradient tensor per line; "
+            "compute (relative forward FLOPs) shares out the backward pass, else parameters do",
+            -1e300, 1e300),
         Key("compute_s", KeyType::Number, json(),
             "compute time of one iteration, communication excluded", 0, 1e5, nullptr,
             Unit::Seconds),
+        Key("batch_size", KeyType::Integer, 0,
+            "per-worker batch compute_s is for (0 = not stated: job.batch_size is then "
+            "refused)",
+            0, 1e6),
         Key("compute_jitter_cv", KeyType::Number, 0.0,
             "coefficient of variation of the compute time", 0, 0.3),
         Key("backward_share", KeyType::Number, ns3::ModelProfile::kDefaultBackwardShare,

@@ -2,6 +2,7 @@
 
 #include "embedded-files.h"
 
+#include "layers-file.h"
 #include "load-file.h"
 
 #include "ns3/flow-size-cdf.h"
@@ -310,6 +311,52 @@ LoadCrossTrafficFiles(Scenario& s, const std::string& cdfPath, const std::string
     }
 }
 
+// A model defined under `models`: one gradient tensor of `parameters`, or the layers of its
+// layers_file.
+ModelSettings
+UserModel(const std::string& source, const std::string& base, const json& m)
+{
+    ModelSettings ms;
+    const auto parameters = m["parameters"].get<uint64_t>();
+    const auto layersFile = m["layers_file"].get<std::string>();
+    if (layersFile.empty())
+    {
+        if (parameters == 0)
+        {
+            Fail(source, base + ".parameters",
+                 "missing: expected the model's trainable parameters (or a layers_file)");
+        }
+        ms.parameters = parameters;
+    }
+    else
+    {
+        std::vector<FileLayer> layers;
+        try
+        {
+            layers = ReadLayersFile(ScenarioRelative(source, layersFile));
+        }
+        catch (const LayersFileError& e)
+        {
+            Fail(source, base + ".layers_file", e.what());
+        }
+        for (const auto& l : layers)
+        {
+            ms.layers.push_back({ l.parameters, l.compute });
+            ms.parameters += l.parameters;
+        }
+        if (parameters != 0 && parameters != ms.parameters)
+        {
+            Fail(source, base + ".parameters",
+                 fmt::format("expected 0 or the layers' sum {} from {}, got {}", ms.parameters,
+                             layersFile, parameters));
+        }
+    }
+    ms.computeJitterCv = m["compute_jitter_cv"].get<double>();
+    ms.referenceBatch = m["batch_size"].get<uint32_t>();
+    ms.SetComputeSeconds(m["compute_s"].get<double>(), m["backward_share"].get<double>());
+    return ms;
+}
+
 // The model: a user-defined one or a built-in profile, then the job's overrides.
 void
 ResolveModel(Scenario& s, const std::map<std::string, ModelSettings>& userModels)
@@ -349,6 +396,17 @@ ResolveModel(Scenario& s, const std::map<std::string, ModelSettings>& userModels
     if (o.computeJitterCv >= 0)
     {
         s.model.computeJitterCv = o.computeJitterCv;
+    }
+    if (o.batchSize > 0)
+    {
+        if (s.model.referenceBatch == 0)
+        {
+            Fail(s.source, "job.batch_size",
+                 fmt::format("model '{}' states no batch its compute time is for: set "
+                             "models.{}.batch_size",
+                             s.modelName, s.modelName));
+        }
+        s.model.ScaleToBatch(o.batchSize);
     }
 }
 
@@ -530,16 +588,16 @@ ResolveScenario(const json& user, const std::string& source)
         {
             if (!FindKey(ModelKeys(), f.key()))
             {
-                Fail(source, base + "." + f.key(),
-                     "unknown key (known: parameters, compute_s, compute_jitter_cv, "
-                     "backward_share)");
+                std::string known;
+                for (const auto& spec : ModelKeys())
+                {
+                    known += (known.empty() ? "" : ", ") + spec.path;
+                }
+                Fail(source, base + "." + f.key(), fmt::format("unknown key (known: {})", known));
             }
         }
-        ModelSettings ms;
+        ModelSettings ms = UserModel(source, base, m);
         ms.name = it.key();
-        ms.parameters = m["parameters"].get<uint64_t>();
-        ms.computeJitterCv = m["compute_jitter_cv"].get<double>();
-        ms.SetComputeSeconds(m["compute_s"].get<double>(), m["backward_share"].get<double>());
         userModels[it.key()] = ms;
         resolvedModels[it.key()] = m;
     }

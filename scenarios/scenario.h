@@ -28,7 +28,8 @@ class ScenarioError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
-/** A model: the built-in profiles, or one defined under `models` (one gradient tensor). */
+/** A model: the built-in profiles, or one defined under `models` (one gradient tensor, or
+ * the layers of its layers_file). */
 using ModelSettings = ns3::ModelProfile;
 
 /**
@@ -61,6 +62,7 @@ struct Scenario
         double computeS = 0;         //!< 0: the model's
         double backwardShare = 0;    //!< 0: the model's
         double computeJitterCv = -1; //!< -1: the model's
+        uint32_t batchSize = 0;      //!< 0: the model's reference batch
     } modelOverrides;
     std::string transport;
     uint32_t iterations = 0;

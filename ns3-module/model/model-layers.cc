@@ -14,8 +14,8 @@ class ConvNet
   public:
     explicit ConvNet(uint32_t side) : m_side(side) {}
 
-    /** k x k convolution, `pad` = k/2 unless given; `bnBefore`/`bnAfter`: channels of a
-     * BatchNorm folded in (gamma and beta). */
+    /** k x k convolution padded by k/2; `bnChannels`: channels of a BatchNorm folded in
+     * (gamma and beta). */
     void Conv(const std::string& name, uint32_t in, uint32_t out, uint32_t k, uint32_t stride,
               bool bias, uint32_t bnChannels)
     {
@@ -24,6 +24,18 @@ class ConvNet
         l.name = name;
         l.parameters = uint64_t(k) * k * in * out + (bias ? out : 0) + 2ULL * bnChannels;
         l.forwardFlops = 2.0 * k * k * in * out * outSide * outSide;
+        m_layers.push_back(l);
+        m_side = outSide;
+    }
+
+    /** k x k depthwise convolution (one filter per channel), its BatchNorm folded in. */
+    void Depthwise(const std::string& name, uint32_t channels, uint32_t k, uint32_t stride)
+    {
+        uint32_t outSide = (m_side + 2 * (k / 2) - k) / stride + 1;
+        LayerGradient l;
+        l.name = name;
+        l.parameters = uint64_t(k) * k * channels + 2ULL * channels;
+        l.forwardFlops = 2.0 * k * k * channels * outSide * outSide;
         m_layers.push_back(l);
         m_side = outSide;
     }
@@ -46,14 +58,14 @@ class ConvNet
     uint32_t m_side;
 };
 
-// torchvision resnet50: 53 convolutions (BatchNorm folded in) and the classifier.
+// torchvision's bottleneck ResNets (resnet50: blocks 3, 4, 6, 3; resnet101: 3, 4, 23, 3):
+// their convolutions (BatchNorm folded in) and the classifier.
 std::vector<LayerGradient>
-ResNet50()
+ResNet(const uint32_t (&blocks)[4])
 {
     ConvNet n(224);
     n.Conv("conv1", 3, 64, 7, 2, false, 64);
     n.Pool(2); // max pool 3x3 stride 2: 112 -> 56
-    const uint32_t blocks[4] = { 3, 4, 6, 3 };
     uint32_t in = 64;
     for (uint32_t stage = 0; stage < 4; ++stage)
     {
@@ -80,19 +92,18 @@ ResNet50()
     return n.m_layers;
 }
 
-// torchvision densenet161: growth 48, bottleneck 4 x 48, 96 initial features, blocks of
-// 6, 12, 36, 24 layers. Its BatchNorms come before their convolutions (pre-activation);
+// torchvision's DenseNets: densenet161 (growth 48, 96 initial features, blocks of 6, 12, 36,
+// 24 layers), densenet201 (growth 32, 64 initial features, blocks of 6, 12, 48, 32); the
+// bottleneck is 4 x growth. Their BatchNorms come before their convolutions (pre-activation);
 // each is folded into the convolution it feeds, the last one into the classifier.
 std::vector<LayerGradient>
-DenseNet161()
+DenseNet(uint32_t growth, uint32_t initial, const uint32_t (&blocks)[4])
 {
     ConvNet n(224);
-    n.Conv("features.conv0", 3, 96, 7, 2, false, 96);
+    n.Conv("features.conv0", 3, initial, 7, 2, false, initial);
     n.Pool(2);
-    const uint32_t blocks[4] = { 6, 12, 36, 24 };
-    const uint32_t growth = 48;
     const uint32_t bottleneck = 4 * growth;
-    uint32_t c = 96;
+    uint32_t c = initial;
     for (uint32_t b = 0; b < 4; ++b)
     {
         for (uint32_t l = 0; l < blocks[b]; ++l)
@@ -109,7 +120,42 @@ DenseNet161()
             c /= 2;
         }
     }
-    n.Linear("classifier", c, 1000, c); // c = 2208, with norm5 folded in
+    n.Linear("classifier", c, 1000, c); // with the last norm folded in
+    return n.m_layers;
+}
+
+// torchvision mobilenet_v2 (width 1.0): a 3x3 stem, 17 inverted residual blocks (1x1
+// expansion unless the factor is 1, 3x3 depthwise, 1x1 projection, each with its BatchNorm),
+// a 1x1 convolution to 1280 channels and the classifier.
+std::vector<LayerGradient>
+MobileNetV2()
+{
+    ConvNet n(224);
+    n.Conv("features.0", 3, 32, 3, 2, false, 32);
+    // expansion t, output channels c, repeats, first stride
+    const uint32_t settings[7][4]
+        = { { 1, 16, 1, 1 }, { 6, 24, 2, 2 },  { 6, 32, 3, 2 }, { 6, 64, 4, 2 },
+            { 6, 96, 3, 1 }, { 6, 160, 3, 2 }, { 6, 320, 1, 1 } };
+    uint32_t in = 32;
+    uint32_t block = 1;
+    for (const auto& st : settings)
+    {
+        for (uint32_t r = 0; r < st[2]; ++r, ++block)
+        {
+            std::string p = "features." + std::to_string(block);
+            uint32_t hidden = in * st[0];
+            if (st[0] != 1)
+            {
+                n.Conv(p + ".expand", in, hidden, 1, 1, false, hidden);
+            }
+            n.Depthwise(p + ".depthwise", hidden, 3, r == 0 ? st[3] : 1);
+            n.Conv(p + ".project", hidden, st[1], 1, 1, false, st[1]);
+            in = st[1];
+        }
+    }
+    n.Conv("features.18", in, 1280, 1, 1, false, 1280);
+    n.PoolTo(1);
+    n.Linear("classifier", 1280, 1000);
     return n.m_layers;
 }
 
@@ -184,11 +230,23 @@ BuiltInModelLayers(const std::string& model)
 {
     if (model == "resnet50")
     {
-        return ResNet50();
+        return ResNet({ 3, 4, 6, 3 });
+    }
+    if (model == "resnet101")
+    {
+        return ResNet({ 3, 4, 23, 3 });
     }
     if (model == "densenet161")
     {
-        return DenseNet161();
+        return DenseNet(48, 96, { 6, 12, 36, 24 });
+    }
+    if (model == "densenet201")
+    {
+        return DenseNet(32, 64, { 6, 12, 48, 32 });
+    }
+    if (model == "mobilenetv2")
+    {
+        return MobileNetV2();
     }
     if (model == "vgg16")
     {

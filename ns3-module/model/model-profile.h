@@ -30,6 +30,7 @@ struct ModelProfile
     double backwardSeconds = 0.0;
     double stepSeconds = 0.0;
     double computeJitterCv = 0.0; //!< coefficient of variation of each compute phase
+    uint32_t referenceBatch = 0;  //!< per-worker batch the compute times are for (0: not stated)
     /** Layers in forward order (input first); empty = one tensor of all parameters. */
     std::vector<GradientTensor> layers;
 
@@ -62,10 +63,21 @@ struct ModelProfile
     void SetComputeSeconds(double total, double backwardShare);
     /** Same, keeping the current backward share. */
     void SetComputeSeconds(double total) { SetComputeSeconds(total, BackwardShare()); }
+    /**
+     * Rescales the compute times to another per-worker batch: forward and backward scale in
+     * proportion to the batch (a GPU busy at the reference batch takes twice as long for
+     * twice the samples), the optimizer step does not (it passes over the parameters once per
+     * iteration whatever the batch). Approximate below the batch that fills the GPU, where
+     * time falls less than in proportion. Needs referenceBatch.
+     */
+    void ScaleToBatch(uint32_t batch);
     /** SGD-with-momentum step time: 5 passes over 4-byte parameters at 1.2 TB/s (A100). */
     static double StepSecondsFor(uint64_t parameters);
 
-    /** The built-in profiles: resnet50, densenet161, vgg16, bert-large. */
+    /**
+     * The built-in profiles: resnet50, densenet161, vgg16, bert-large (measured on the
+     * testbed), resnet101, densenet201, mobilenetv2 (compute scaled from a measured model).
+     */
     static std::optional<ModelProfile> BuiltIn(const std::string& name);
     static std::vector<std::string> BuiltInNames();
 };

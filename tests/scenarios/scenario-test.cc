@@ -259,3 +259,89 @@ TEST(Scenario, HostsSetTheRingsSize)
     EXPECT_EQ(ns3::StarTopologyHelper::JobHosts('B'), (std::vector<uint32_t>{ 0, 1, 3 }));
     EXPECT_THROW(test::Resolve(json{ { "topology", { { "hosts", 3 } } } }), ScenarioError);
 }
+
+TEST(Scenario, BatchSizeScalesTheModelsCompute)
+{
+    Scenario base = test::Resolve({ { "job", { { "model", "densenet201" } } } });
+    Scenario big
+        = test::Resolve({ { "job", { { "model", "densenet201" }, { "batch_size", 128 } } } });
+    EXPECT_DOUBLE_EQ(big.model.forwardSeconds + big.model.backwardSeconds,
+                     2 * (base.model.forwardSeconds + base.model.backwardSeconds));
+    EXPECT_DOUBLE_EQ(big.model.stepSeconds, base.model.stepSeconds);
+    // job.compute_s (a calibration's, at the testbed's batch) is scaled too.
+    Scenario calibrated = test::Resolve(
+        { { "job", { { "model", "resnet50" }, { "compute_s", 0.2 }, { "batch_size", 32 } } } });
+    EXPECT_NEAR(calibrated.model.ComputeSeconds(),
+                calibrated.model.stepSeconds + (0.2 - calibrated.model.stepSeconds) / 2, 1e-12);
+    // A user model must say which batch its compute time is for.
+    json user = { { "job", { { "model", "tiny" }, { "batch_size", 128 } } },
+                  { "models", { { "tiny", { { "parameters", 1000 }, { "compute_s", 0.01 } } } } } };
+    EXPECT_NE(ErrorOf(user).find("job.batch_size': model 'tiny' states no batch"),
+              std::string::npos)
+        << ErrorOf(user);
+    user["models"]["tiny"]["batch_size"] = 32;
+    const double step = ns3::ModelProfile::StepSecondsFor(1000);
+    EXPECT_NEAR(test::Resolve(user).model.ComputeSeconds(), step + (0.01 - step) * 4, 1e-12);
+}
+
+TEST(Scenario, UserModelFromALayersFile)
+{
+    test::TempDir dir;
+    dir.Write("m.csv", "layer,parameters,compute\nin,100,1\nmid,300,2\nout,600,1\n");
+    json user
+        = { { "job", { { "model", "three" } } },
+            { "models", { { "three", { { "layers_file", "m.csv" }, { "compute_s", 0.04 } } } } } };
+    const std::string path = dir.Write("s.json", user.dump());
+    Scenario s = ResolveScenario(LoadScenarioFile(path), path);
+    EXPECT_EQ(s.model.parameters, 1000u);
+    EXPECT_EQ(s.model.ReleaseBytes(), (std::vector<uint64_t>{ 2400, 1200, 400 }));
+    // Released last layer first, each after its share of the backward compute: 1/4, 3/4, 1.
+    auto f = s.model.ReleaseFractions();
+    ASSERT_EQ(f.size(), 3u);
+    EXPECT_DOUBLE_EQ(f[0], 0.25);
+    EXPECT_DOUBLE_EQ(f[1], 0.75);
+    EXPECT_DOUBLE_EQ(f[2], 1.0);
+
+    // The shipped GPT-2 example.
+    json gpt = { { "job", { { "model", "gpt2" } } },
+                 { "models",
+                   { { "gpt2",
+                       { { "layers_file", FLUMEN_SOURCE_DIR "/scenarios/models/gpt2-small.csv" },
+                         { "compute_s", 0.3 } } } } } };
+    EXPECT_EQ(test::Resolve(gpt).model.parameters, 124439808u);
+
+    // Errors name the model's key and the file's line.
+    user["models"]["three"]["parameters"] = 999;
+    std::string e;
+    try
+    {
+        const std::string file = dir.Write("s2.json", user.dump());
+        ResolveScenario(LoadScenarioFile(file), file);
+    }
+    catch (const ScenarioError& x)
+    {
+        e = x.what();
+    }
+    EXPECT_NE(e.find("models.three.parameters': expected 0 or the layers' sum 1000"),
+              std::string::npos)
+        << e;
+    dir.Write("broken.csv", "layer,parameters\nin,ten\n");
+    user["models"]["three"].erase("parameters");
+    user["models"]["three"]["layers_file"] = "broken.csv";
+    e.clear();
+    try
+    {
+        const std::string file = dir.Write("s3.json", user.dump());
+        ResolveScenario(LoadScenarioFile(file), file);
+    }
+    catch (const ScenarioError& x)
+    {
+        e = x.what();
+    }
+    EXPECT_NE(e.find("models.three.layers_file'"), std::string::npos) << e;
+    EXPECT_NE(e.find("broken.csv:2: parameters"), std::string::npos) << e;
+    json none
+        = { { "job", { { "model", "x" } } }, { "models", { { "x", { { "compute_s", 0.04 } } } } } };
+    EXPECT_NE(ErrorOf(none).find("models.x.parameters': missing"), std::string::npos)
+        << ErrorOf(none);
+}
