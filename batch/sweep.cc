@@ -23,18 +23,27 @@ Fail(const std::string& source, const std::string& what)
 void
 AbsolutisePaths(json& scenario, const std::filesystem::path& baseDir)
 {
-    for (const char* key : { "size_cdf", "file" })
+    auto absolutise = [&](json& holder, const char* key)
     {
-        if (scenario.contains("cross_traffic") && scenario["cross_traffic"].is_object()
-            && scenario["cross_traffic"].contains(key)
-            && scenario["cross_traffic"][key].is_string())
+        if (holder.is_object() && holder.contains(key) && holder[key].is_string())
         {
-            std::string p = scenario["cross_traffic"][key].get<std::string>();
+            std::string p = holder[key].get<std::string>();
             if (!p.empty() && std::filesystem::path(p).is_relative())
             {
-                scenario["cross_traffic"][key]
-                    = std::filesystem::absolute(baseDir / p).lexically_normal().string();
+                holder[key] = std::filesystem::absolute(baseDir / p).lexically_normal().string();
             }
+        }
+    };
+    if (scenario.contains("cross_traffic"))
+    {
+        absolutise(scenario["cross_traffic"], "size_cdf");
+        absolutise(scenario["cross_traffic"], "file");
+    }
+    if (scenario.contains("models") && scenario["models"].is_object())
+    {
+        for (auto& model : scenario["models"])
+        {
+            absolutise(model, "layers_file");
         }
     }
 }

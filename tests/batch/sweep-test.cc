@@ -195,6 +195,24 @@ TEST(Sweep, SweptFilePathsAreRelativeToTheSweepFile)
     EXPECT_EQ(Count(rows, ",done,"), 2u);
 }
 
+TEST(Sweep, ModelLayersFilesAreRelativeToTheSweepFile)
+{
+    test::TempDir dir;
+    std::filesystem::create_directories(dir.Path() + "/models");
+    dir.Write("models/a.csv", "layer,parameters\nin,100000\nout,200000\n");
+    dir.Write("models/b.csv", "layer,parameters\nin,3000000\n");
+    std::string sweep = dir.Write("sweep.json", R"({
+      "base": {"job": {"model": "m", "iterations": 3, "warmup_iterations": 1},
+               "models": {"m": {"layers_file": "models/a.csv", "compute_s": 0.002}},
+               "simulation": {"engine": "flow", "progress_interval_s": 0}},
+      "grid": {"models.m.layers_file": ["models/a.csv", "models/b.csv"]}})");
+    auto r = Sweep(sweep + " --out " + dir.Path() + "/out --jobs 1");
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    auto rows = Lines(test::ReadFile(dir.Path() + "/out/results.csv"));
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(Count(rows, ",done,"), 2u);
+}
+
 TEST(Sweep, ProgressDurationsCarryOverInsteadOfShowingSixty)
 {
     EXPECT_EQ(FormatDuration(42.4), "42s");
