@@ -144,6 +144,15 @@ AddTopologyKeys(std::vector<KeySpec>& k)
                  &Scenario::hostQueue, topology.hostQueue);
     AddQueueKeys(k, "topology.switch_queue", "every ToR port's egress", &Scenario::switchQueue,
                  topology.switchQueue);
+    k.push_back(Key("topology.loss.percent", KeyType::Number, 0.0,
+                    "random packet loss on the lossy links, each direction, each packet "
+                    "independently (the measurement framework's netem settings: 0 to 2 %); packet "
+                    "engine",
+                    0, 50, Into(&Scenario::lossPercent)));
+    k.push_back(Key("topology.loss.hosts", KeyType::String, "",
+                    "hosts whose link (both directions) loses packets, comma-separated (\"S0,S2\"; "
+                    "\"\" = every link)",
+                    -1e300, 1e300, Into(&Scenario::lossHostsText)));
     k.push_back(Key("topology.pfc.enabled", KeyType::Boolean, false,
                     "priority flow control for RoCE at the ToR (needs job.transport rdma)", -1e300,
                     1e300, Into(&Scenario::pfcEnabled)));

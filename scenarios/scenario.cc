@@ -410,6 +410,38 @@ ResolveModel(Scenario& s, const std::map<std::string, ModelSettings>& userModels
     }
 }
 
+// Host names "S0,S3" of a key, as indices (each once, in the order given).
+std::vector<uint32_t>
+HostList(const Scenario& s, const std::string& key, const std::string& text)
+{
+    std::vector<uint32_t> out;
+    std::stringstream hosts(text);
+    for (std::string host; std::getline(hosts, host, ',');)
+    {
+        size_t used = 0;
+        unsigned long index = 0;
+        // At most 4 digits (hosts <= 4096): stoul never overflows.
+        bool ok = host.size() >= 2 && host.size() <= 5 && host[0] == 'S'
+                  && std::isdigit(static_cast<unsigned char>(host[1]));
+        if (ok)
+        {
+            index = std::stoul(host.substr(1), &used);
+            ok = used == host.size() - 1 && index < s.hosts;
+        }
+        if (!ok)
+        {
+            Fail(s.source, key,
+                 fmt::format("expected host names S0..S{} separated by commas, got '{}'",
+                             s.hosts - 1, host));
+        }
+        if (std::find(out.begin(), out.end(), index) == out.end())
+        {
+            out.push_back(static_cast<uint32_t>(index));
+        }
+    }
+    return out;
+}
+
 // Rules between keys, checked once every key holds a valid value of its own.
 void
 CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings>& userModels)
@@ -439,29 +471,14 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
         Fail(source, "topology.pfc.xon_bytes",
              fmt::format("expected at most topology.pfc.xoff_bytes ({}), got {}", xoff, xon));
     }
-    std::stringstream hosts(s.pcapHostsText);
-    for (std::string host; std::getline(hosts, host, ',');)
+    s.pcapHosts = HostList(s, "outputs.pcap_hosts", s.pcapHostsText);
+    s.lossHosts = HostList(s, "topology.loss.hosts", s.lossHostsText);
+    if (s.lossPercent > 0 && s.engine == "flow")
     {
-        size_t used = 0;
-        unsigned long index = 0;
-        // At most 4 digits (hosts <= 4096): stoul never overflows.
-        bool ok = host.size() >= 2 && host.size() <= 5 && host[0] == 'S'
-                  && std::isdigit(static_cast<unsigned char>(host[1]));
-        if (ok)
-        {
-            index = std::stoul(host.substr(1), &used);
-            ok = used == host.size() - 1 && index < s.hosts;
-        }
-        if (!ok)
-        {
-            Fail(source, "outputs.pcap_hosts",
-                 fmt::format("expected host names S0..S{} separated by commas, got '{}'",
-                             s.hosts - 1, host));
-        }
-        if (std::find(s.pcapHosts.begin(), s.pcapHosts.end(), index) == s.pcapHosts.end())
-        {
-            s.pcapHosts.push_back(static_cast<uint32_t>(index));
-        }
+        Fail(source, "topology.loss.percent",
+             "the flow engine does not model packet loss (its recovery at these round-trip "
+             "times is timeouts and go-back-N, not a rate): expected simulation.engine "
+             "\"packet\" or \"auto\" (which runs lossy scenarios at packet level)");
     }
     if (!s.pcapHosts.empty() && s.engine != "packet")
     {

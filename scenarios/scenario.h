@@ -53,6 +53,9 @@ struct Scenario
     ns3::EgressQueueConfig hostQueue;
     ns3::EgressQueueConfig switchQueue;
     bool pfcEnabled = false;
+    double lossPercent = 0;          //!< topology.loss.percent
+    std::string lossHostsText;       //!< topology.loss.hosts as given
+    std::vector<uint32_t> lossHosts; //!< its host indices (empty: every host's link)
 
     bool jobEnabled = true;
     std::string modelName;

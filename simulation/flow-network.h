@@ -51,6 +51,7 @@ class FlowNetwork : public Network
         throw std::logic_error("the flow engine has no packets to capture");
     }
     uint64_t PfcPauses() const override { return 0; }
+    LossCounts Loss() const override { return {}; } // refused by the scenario rules
     PacketCounts Packets() const override { return {}; }
     const ns3::StarTopology* Topology() const override { return nullptr; }
 

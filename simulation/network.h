@@ -51,6 +51,13 @@ struct PacketCounts
     uint64_t torForwarded = 0; //!< packets the ToR sent
 };
 
+/** Packets the lossy links (topology.loss.*) saw arrive and lost, over the window. */
+struct LossCounts
+{
+    uint64_t arrived = 0; //!< lost ones included
+    uint64_t lost = 0;
+};
+
 class Network
 {
   public:
@@ -86,6 +93,8 @@ class Network
     /** Each ring hop's job bytes in bins (empty unless binned; the packet engine only). */
     virtual std::vector<RingHopSeries> RingHops() const = 0;
     virtual uint64_t PfcPauses() const = 0;
+    /** Random loss on the lossy links over the window (zeros without loss). */
+    virtual LossCounts Loss() const = 0;
     /**
      * Captures the NIC links of these hosts as pcap files `dir`/S<i>.pcap (both directions);
      * called before the run. Throws std::logic_error where the model has no packets.

@@ -63,7 +63,13 @@ BuildStar(const Scenario& s)
     topo.switchQueue = s.switchQueue;
     topo.rdmaNic = s.jobEnabled && s.transport == "rdma";
     topo.pfc = s.pfcEnabled;
-    return StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
+    topo.lossRate = s.lossPercent / 100.0;
+    topo.lossHosts = s.lossHosts;
+    StarTopology t
+        = StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
+    // The loss draws' own streams, apart from the job's (100...) and the cross traffic's (1000).
+    t.AssignStreams(2000);
+    return t;
 }
 
 PortSummary
@@ -215,6 +221,10 @@ PacketNetwork::ResetPortCounters()
     {
         m->Reset();
     }
+    for (auto& loss : m_topology.losses)
+    {
+        loss->Reset();
+    }
 }
 
 PortSummary
@@ -295,6 +305,18 @@ uint64_t
 PacketNetwork::PfcPauses() const
 {
     return m_topology.pfc ? m_topology.pfc->GetPausesSent() : 0;
+}
+
+LossCounts
+PacketNetwork::Loss() const
+{
+    LossCounts c;
+    for (const auto& loss : m_topology.losses)
+    {
+        c.arrived += loss->GetArrived();
+        c.lost += loss->GetLost();
+    }
+    return c;
 }
 
 PacketCounts

@@ -33,6 +33,7 @@ class PacketNetwork : public Network
     std::vector<LinkRow> BottleneckSeries() const override;
     std::vector<RingHopSeries> RingHops() const override;
     uint64_t PfcPauses() const override;
+    LossCounts Loss() const override;
     void CapturePcap(const std::vector<uint32_t>& hosts, const std::string& dir) override;
     PacketCounts Packets() const override;
     const ns3::StarTopology* Topology() const override { return &m_topology; }

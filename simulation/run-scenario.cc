@@ -154,24 +154,31 @@ RunScenario(const Scenario& s, const RunOptions& options)
         return RunInOneEngine(s, options);
     }
     // auto: the flow engine first; out of its domain, the packet level.
-    Scenario flow = s;
-    flow.engine = "flow";
     std::string why;
     double flowWallS = 0;
-    try
+    if (s.lossPercent > 0)
     {
-        RunOutput out = RunInOneEngine(flow, options);
-        flowWallS = out.summary.wallTimeS;
-        if (FlowEngineInDomain(s, out.summary, why))
-        {
-            out.summary.engineAuto = why;
-            return out;
-        }
+        why = "packet: the flow engine does not model packet loss (topology.loss.percent)";
     }
-    catch (const RunError& e)
+    else
     {
-        why = fmt::format("packet: the flow-level run failed ({}); re-run at packet level",
-                          e.what());
+        Scenario flow = s;
+        flow.engine = "flow";
+        try
+        {
+            RunOutput out = RunInOneEngine(flow, options);
+            flowWallS = out.summary.wallTimeS;
+            if (FlowEngineInDomain(s, out.summary, why))
+            {
+                out.summary.engineAuto = why;
+                return out;
+            }
+        }
+        catch (const RunError& e)
+        {
+            why = fmt::format("packet: the flow-level run failed ({}); re-run at packet level",
+                              e.what());
+        }
     }
     Scenario packet = s;
     packet.engine = "packet";

@@ -292,6 +292,11 @@ Summarise(const FinishedRun& run)
     {
         sm.rdma = Rdma(run);
     }
+    if (s.lossPercent > 0)
+    {
+        const LossCounts loss = run.network.Loss();
+        sm.loss = LossSummary{ s.lossPercent, s.lossHostsText, loss.arrived, loss.lost };
+    }
     out.link = run.network.BottleneckSeries();
     out.ringHops = run.network.RingHops();
     sm.ringHops = RingHopSummaries(out.ringHops, m.WindowStart().GetSeconds(), run.simulatedS);

@@ -96,6 +96,15 @@ FormatHumanSummary(const RunSummary& sm)
                                f.fctS.p50 * 1e3, f.fctS.p99 * 1e3);
         }
     }
+    if (sm.loss)
+    {
+        const LossSummary& l = *sm.loss;
+        out += fmt::format(
+            "  packet loss      requested {:.3g} % on {}; applied {:.3f} % ({} of {} "
+            "packets)\n",
+            l.requestedPercent, l.hosts.empty() ? "every link" : "the links of " + l.hosts,
+            l.AppliedPercent(), l.packetsLost, l.packetsArrived);
+    }
     const PortSummary& b = sm.bottleneck;
     if (sm.engine == "flow")
     {

@@ -215,6 +215,14 @@ ToJson(const RunSummary& s)
                       { "packets_retransmitted", s.rdma->packetsRetransmitted },
                       { "pfc_pauses", s.rdma->pfcPauses } };
     }
+    if (s.loss)
+    {
+        j["loss"] = { { "requested_percent", s.loss->requestedPercent },
+                      { "hosts", s.loss->hosts },
+                      { "applied_percent", s.loss->AppliedPercent() },
+                      { "packets_arrived", s.loss->packetsArrived },
+                      { "packets_lost", s.loss->packetsLost } };
+    }
     j["bottleneck"] = PortToJson(s.bottleneck);
     j["ports"] = json::array();
     for (const auto& p : s.ports)
@@ -335,6 +343,12 @@ RunSummaryFromJson(const json& j, const std::string& source)
         s.rdma = RdmaSummary{ d.Get<uint64_t>("cnps"), d.Get<uint64_t>("naks"),
                               d.Get<uint64_t>("timeouts"), d.Get<uint64_t>("packets_retransmitted"),
                               d.Get<uint64_t>("pfc_pauses") };
+    }
+    if (r.Has("loss"))
+    {
+        Reader l = r.Object("loss");
+        s.loss = LossSummary{ l.Get<double>("requested_percent"), l.Get<std::string>("hosts"),
+                              l.Get<uint64_t>("packets_arrived"), l.Get<uint64_t>("packets_lost") };
     }
     s.bottleneck = PortFrom(r.Object("bottleneck"));
     const json& ports = r.Raw("ports");

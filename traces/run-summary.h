@@ -101,6 +101,19 @@ struct RdmaSummary
     uint64_t pfcPauses = 0;
 };
 
+/** Random packet loss (topology.loss.*): requested, and applied over the window. */
+struct LossSummary
+{
+    double requestedPercent = 0;
+    std::string hosts; //!< whose links lose ("" = every link)
+    uint64_t packetsArrived = 0;
+    uint64_t packetsLost = 0;
+    double AppliedPercent() const
+    {
+        return packetsArrived > 0 ? 100.0 * packetsLost / packetsArrived : 0.0;
+    }
+};
+
 /** What an unfinished job still tells (simulation.on_max_time = report). */
 struct UnfinishedJob
 {
@@ -129,6 +142,7 @@ struct RunSummary
     std::optional<PhaseSummary> phasesS;
     std::optional<double> allReducesPerIteration;
     std::optional<RdmaSummary> rdma;
+    std::optional<LossSummary> loss; //!< with topology.loss.percent > 0
     PortSummary bottleneck;
     std::vector<PortSummary> ports;
     std::vector<RingHopSummary> ringHops; //!< packet engine with outputs.link_bin_us > 0

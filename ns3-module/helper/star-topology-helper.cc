@@ -14,6 +14,7 @@
 #include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ns3
@@ -72,6 +73,17 @@ StarTopology::GetBottleneckDevice() const
 {
     return config.configuration == 'A' ? hostDevices.Get(crossSource)
                                        : torDevices.Get(crossDestination);
+}
+
+int64_t
+StarTopology::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (auto& loss : losses)
+    {
+        used += loss->AssignStreams(stream + used);
+    }
+    return used;
 }
 
 std::string
@@ -166,6 +178,25 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         // A PAUSE frame (64 bytes) takes effect after its serialisation and the propagation.
         Time delay = m_config.linkDelay + m_config.linkRate.CalculateBytesTxTime(64);
         t.pfc->Install(t.torQueueDiscs, t.hostAddresses, nics, delay);
+    }
+
+    if (m_config.lossRate > 0)
+    {
+        for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
+        {
+            const auto& only = m_config.lossHosts;
+            if (!only.empty() && std::find(only.begin(), only.end(), i) == only.end())
+            {
+                continue;
+            }
+            for (Ptr<NetDevice> receiver : { t.torDevices.Get(i), t.hostDevices.Get(i) })
+            {
+                Ptr<LinkLoss> loss = CreateObject<LinkLoss>();
+                loss->SetAttribute("Rate", DoubleValue(m_config.lossRate));
+                loss->Install(receiver);
+                t.losses.push_back(loss);
+            }
+        }
     }
 
     const StarRoles roles = Roles(m_config.configuration, m_config.hosts);

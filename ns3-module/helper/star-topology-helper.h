@@ -14,6 +14,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/link-loss.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
@@ -66,6 +67,9 @@ struct StarTopologyConfig
     /** Priority flow control at the ToR for the RoCE class (needs rdmaNic); thresholds are
      * PfcController's attributes. */
     bool pfc = false;
+    /** Random loss (LinkLoss) on both directions of these hosts' links; 0 = none. */
+    double lossRate = 0;
+    std::vector<uint32_t> lossHosts; //!< empty: every host's link
 };
 
 /** What StarTopologyHelper::Install built, and the roles configuration A or B gives hosts. */
@@ -83,6 +87,11 @@ struct StarTopology
     uint32_t crossSource = 0;
     uint32_t crossDestination = 0;
     Ptr<PfcController> pfc; //!< null unless PFC is enabled
+    /** Loss into the ToR then into the host, per lossy host link (empty without loss). */
+    std::vector<Ptr<LinkLoss>> losses;
+
+    /** Assigns fixed streams to the loss draws; returns the number of streams used. */
+    int64_t AssignStreams(int64_t stream);
 
     /** The queue that the configuration makes the bottleneck, and its device. */
     Ptr<QueueDisc> GetBottleneckQueueDisc() const;

@@ -345,3 +345,19 @@ TEST(Scenario, UserModelFromALayersFile)
     EXPECT_NE(ErrorOf(none).find("models.x.parameters': missing"), std::string::npos)
         << ErrorOf(none);
 }
+
+TEST(Scenario, LossKeysAreChecked)
+{
+    Scenario s = test::Resolve(
+        { { "topology", { { "loss", { { "percent", 0.5 }, { "hosts", "S3,S0,S3" } } } } } });
+    EXPECT_DOUBLE_EQ(s.lossPercent, 0.5);
+    EXPECT_EQ(s.lossHosts, (std::vector<uint32_t>{ 3, 0 }));
+    json bad = { { "topology", { { "loss", { { "percent", 1 }, { "hosts", "S4" } } } } } };
+    EXPECT_NE(ErrorOf(bad).find("topology.loss.hosts': expected host names S0..S3 separated by "
+                                "commas, got 'S4'"),
+              std::string::npos)
+        << ErrorOf(bad);
+    EXPECT_NE(ErrorOf({ { "topology", { { "loss", { { "percent", -1 } } } } } })
+                  .find("topology.loss.percent"),
+              std::string::npos);
+}

@@ -35,6 +35,7 @@ Sample()
     s.phasesS = PhaseSummary{ 0.03, 0.06, 0.15, 0.01 };
     s.allReducesPerIteration = 2;
     s.rdma = RdmaSummary{ 5, 1, 0, 7, 2 };
+    s.loss = LossSummary{ 1.0, "S0,S2", 1000, 11 };
     s.bottleneck = { "ToR port towards S0", 0.9, 3, 4, 1000.5, 2000 };
     s.ports = { s.bottleneck, { "S0 NIC egress", 0.1, 0, 0, 0, 0 } };
     s.ringHops = { { "S0", "S1", 3.5, 18.9 }, { "S1", "S0", 3.4, 8.9 } };
@@ -79,15 +80,20 @@ TEST(RunSummary, JsonRoundTripKeepsEveryField)
     ASSERT_EQ(read.ringHops.size(), 2u);
     EXPECT_EQ(read.ringHops[1].to, "S0");
     EXPECT_DOUBLE_EQ(read.ringHops[1].injectionGbps, 8.9);
+    ASSERT_TRUE(read.loss);
+    EXPECT_EQ(read.loss->hosts, "S0,S2");
+    EXPECT_DOUBLE_EQ(written["loss"]["applied_percent"].get<double>(), 1.1);
     // Optional parts absent stay absent.
     RunSummary bare = Sample();
     bare.jobFinished.reset();
     bare.unfinished.reset();
     bare.rdma.reset();
+    bare.loss.reset();
     bare.crossTraffic.flows.reset();
     const json j = ToJson(bare);
     EXPECT_FALSE(j.contains("job_finished"));
     EXPECT_FALSE(j.contains("rdma"));
+    EXPECT_FALSE(j.contains("loss"));
     EXPECT_EQ(ToJson(RunSummaryFromJson(j, "bare.json")), j);
 }
 
