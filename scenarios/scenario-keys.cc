@@ -3,6 +3,7 @@
 #include "key-attributes.h"
 #include "scenario.h"
 
+#include "ns3/collective-trees.h"
 #include "ns3/model-profile.h"
 #include "ns3/star-topology-helper.h"
 
@@ -206,6 +207,15 @@ AddJobKeys(std::vector<KeySpec>& k)
                     -1, 0.3,
                     [](Scenario& s, const json& v)
                     { s.modelOverrides.computeJitterCv = v.get<double>(); }));
+    k.push_back(Choice("job.collective", "ring", ns3::CollectiveNames(),
+                       "the all-reduce: ring (NCCL's), nccl_tree (NCCL's double binary tree), "
+                       "KungFu's star, tree, binary_tree_star and clique, or parameter_server "
+                       "(job.ps_servers servers on the first workers)",
+                       Into(&Scenario::collective)));
+    k.push_back(Key("job.ps_servers", KeyType::Integer, 1,
+                    "parameter_server: servers, on the first workers, each reducing an equal "
+                    "shard (at most the workers)",
+                    1, 4096, Into(&Scenario::psServers)));
     k.push_back(Key("job.nccl.channels", KeyType::Integer, 1,
                     "NCCL channels: parallel rings, each with its own connections or queue "
                     "pair, each carrying 1/channels of every all-reduce",

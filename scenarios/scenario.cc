@@ -5,8 +5,11 @@
 #include "layers-file.h"
 #include "load-file.h"
 
+#include "ns3/collective-trees.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/model-profile.h"
+#include "ns3/star-topology-helper.h"
+#include "ns3/training-job-helper.h"
 
 #include <fmt/format.h>
 
@@ -442,6 +445,42 @@ HostList(const Scenario& s, const std::string& key, const std::string& text)
     return out;
 }
 
+// The collective's own rules: parameter servers among the workers, NCCL channels for the
+// ring only, and the tree links' transport ports within their range.
+void
+CheckCollective(const Scenario& s, const json& r)
+{
+    const auto workers
+        = static_cast<uint32_t>(ns3::StarTopologyHelper::JobHosts(s.configuration, s.hosts).size());
+    if (s.collective == "parameter_server" && s.psServers > workers)
+    {
+        Fail(s.source, "job.ps_servers",
+             fmt::format("expected at most the job's {} workers, got {}", workers, s.psServers));
+    }
+    if (s.collective == "ring")
+    {
+        return;
+    }
+    if (s.ncclChannels > 1)
+    {
+        Fail(s.source, "job.nccl.channels",
+             fmt::format("channels are the ring's: expected 1 with job.collective \"{}\", got {}",
+                         s.collective, s.ncclChannels));
+    }
+    const auto trees = ns3::CollectiveTrees(s.collective, workers, s.psServers);
+    const uint64_t links = trees.size() * (workers - 1ULL);
+    const auto sockets = ValueAt(r, "job.tcp.sockets_per_peer").get<uint64_t>();
+    using Helper = ns3::TrainingJobHelper;
+    if (links > Helper::kMaxLinks
+        || 40000 + (Helper::kFirstLinkIndex + links) * sockets > Helper::kTcpListenPortBase)
+    {
+        Fail(s.source, "job.collective",
+             fmt::format("{} over {} workers needs {} links of {} TCP connections each, more "
+                         "than the job's port range holds: use fewer workers or sockets",
+                         s.collective, workers, links, sockets));
+    }
+}
+
 // Rules between keys, checked once every key holds a valid value of its own.
 void
 CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings>& userModels)
@@ -487,6 +526,7 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
                          "no packets)",
                          s.engine));
     }
+    CheckCollective(s, r);
     if (s.pfcEnabled && s.transport != "rdma")
     {
         Fail(source, "topology.pfc.enabled",

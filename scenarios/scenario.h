@@ -68,6 +68,8 @@ struct Scenario
         uint32_t batchSize = 0;      //!< 0: the model's reference batch
     } modelOverrides;
     std::string transport;
+    std::string collective = "ring";
+    uint32_t psServers = 1;
     uint32_t iterations = 0;
     uint32_t warmupIterations = 0;
     uint32_t ncclChannels = 1;

@@ -199,9 +199,16 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         r.delay = delay * 2;
         m_hosts.Get(from)->GetObject<FluidHost>()->AddRoute(m_addresses[to], r);
     };
-    for (size_t k = 0; k < m_jobHosts.size(); ++k)
+    // Every pair of job hosts: the ring uses its successors', other collectives their trees'.
+    for (uint32_t from : m_jobHosts)
     {
-        route(m_jobHosts[k], m_jobHosts[(k + 1) % m_jobHosts.size()]);
+        for (uint32_t to : m_jobHosts)
+        {
+            if (from != to)
+            {
+                route(from, to);
+            }
+        }
     }
     route(m_crossSource, m_crossDestination);
     const uint32_t b = roles.BottleneckHost();
@@ -210,7 +217,8 @@ FlowNetwork::FlowNetwork(const Scenario& s)
 
     // Slices pipeline a ring step's hops; between flow events the rates are constant, so a whole
     // step ends at the same time at far fewer events (flow-engine-test, docs/flow-engine.md).
-    if (s.flowWholeSteps)
+    // A tree's depth is not a ring step: its slices stay.
+    if (s.flowWholeSteps && s.collective == "ring")
     {
         Config::SetDefault("ns3::TrainingWorker::SliceBytes", UintegerValue(0));
     }

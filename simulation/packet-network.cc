@@ -180,15 +180,18 @@ PacketNetwork::Observe(const Scenario& s)
         // The ring's TCP channels listen on 45000 + channel: their data goes there and their
         // ACKs come from there. RoCE (the RDMA transport) is UDP port 4791 both ways.
         std::set<uint16_t> jobPorts{ RoceHeader::kUdpPort };
-        for (uint32_t c = 0; c < s.ncclChannels; ++c)
+        TrainingJobHelper job;
+        job.SetChannels(s.ncclChannels);
+        job.SetCollective(s.collective, s.psServers);
+        for (uint16_t port : job.TcpPorts(static_cast<uint32_t>(t.jobHosts.size())))
         {
-            jobPorts.insert(TrainingJobHelper::kTcpListenPortBase + c);
+            jobPorts.insert(port);
         }
         m_series->SetJobPorts(jobPorts);
         m_series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
         // Each job host's egress carries its ring hop (and, in configuration A, S0's iperf,
-        // which the job ports tell apart).
-        for (uint32_t h : t.jobHosts)
+        // which the job ports tell apart). Other collectives have no hops to name.
+        for (uint32_t h : s.collective == "ring" ? t.jobHosts : std::vector<uint32_t>{})
         {
             Ptr<LinkTimeSeries> hop = CreateObject<LinkTimeSeries>();
             hop->SetAttribute("BinWidth", TimeValue(NanoSeconds(std::llround(s.linkBinUs * 1e3))));

@@ -54,6 +54,7 @@ InstallTrainingJob(const Scenario& s, const Network& network)
     helper.SetModel(s.model);
     helper.SetIterations(s.iterations);
     helper.SetChannels(s.ncclChannels);
+    helper.SetCollective(s.collective, s.psServers);
     helper.SetTransport(network.RingTransport(s.transport));
     TrainingJob job = helper.Install(network.JobNodes(), network.JobAddresses());
     TrainingJobHelper::AssignStreams(job, 100);

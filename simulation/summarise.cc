@@ -10,6 +10,7 @@
 #include "ns3/rdma-ring-transport.h"
 #include "ns3/ring-allreduce.h"
 #include "ns3/training-worker.h"
+#include "ns3/tree-all-reduce.h"
 
 #include <algorithm>
 #include <map>
@@ -94,14 +95,25 @@ Model(const FinishedRun& run)
 {
     const Scenario& s = run.scenario;
     const uint32_t workers = run.measurement.Workers();
-    // No-contention estimate: compute plus the ring's bytes (with headers) at line rate. A
-    // yardstick for the slowdown, not a model.
+    // No-contention estimate: compute plus the busiest worker's collective bytes (with
+    // headers) at line rate. A yardstick for the slowdown, not a model.
     const bool rdma = s.transport == "rdma";
     const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
     const double headerShare = rdma ? (RdmaNic::WireBytes(s.rdmaMtuBytes) - s.rdmaMtuBytes)
                                           / static_cast<double>(s.rdmaMtuBytes)
                                     : (2.0 + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;
-    const uint64_t ringBytes = RingAllReduce::BytesSentByRank(s.model.parameters * 4, workers, 0);
+    const uint64_t gradientBytes = s.model.GradientBytes();
+    uint64_t ringBytes = RingAllReduce::BytesSentByRank(gradientBytes, workers, 0);
+    if (s.collective != "ring")
+    {
+        const auto trees = CollectiveTrees(s.collective, workers, s.psServers);
+        ringBytes = 0;
+        for (uint32_t r = 0; r < workers; ++r)
+        {
+            ringBytes
+                = std::max(ringBytes, TreeAllReduce::BytesSentByRank(gradientBytes, trees, r));
+        }
+    }
     ModelSummary m;
     m.name = s.model.name;
     m.parameters = s.model.parameters;

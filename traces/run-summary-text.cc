@@ -30,7 +30,7 @@ JobLines(const RunSummary& sm)
     out += fmt::format("  iteration time   mean {:.4f} s  p50 {:.4f}  p99 {:.4f}  "
                        "(min {:.4f}, max {:.4f}, stdev {:.4f})\n",
                        it.mean, it.p50, it.p99, it.min, it.max, it.stdev);
-    out += fmt::format("  vs no contention {:.4f} s (compute + ring at line rate, no "
+    out += fmt::format("  vs no contention {:.4f} s (compute + collective at line rate, no "
                        "overlap): {:.2f}x\n",
                        idle, it.mean / idle);
     if (sm.phasesS)

@@ -3,12 +3,15 @@
 #include "ns3/flow-ring-transport.h"
 
 #include "ns3/abort.h"
+#include "ns3/collective-trees.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/rdma-ring-transport.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-ring-transport.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -89,6 +92,107 @@ TrainingJobHelper::SetCoordinatorAttribute(const std::string& name, const Attrib
     m_coordinatorFactory.Set(name, value);
 }
 
+void
+TrainingJobHelper::SetCollective(const std::string& name, uint32_t servers)
+{
+    const auto names = CollectiveNames();
+    NS_ABORT_MSG_IF(std::find(names.begin(), names.end(), name) == names.end(),
+                    "TrainingJobHelper: unknown collective " << name);
+    m_collective = name;
+    m_servers = servers;
+}
+
+std::vector<uint16_t>
+TrainingJobHelper::TcpPorts(uint32_t workers) const
+{
+    std::vector<uint16_t> ports;
+    if (m_collective == "ring")
+    {
+        for (uint32_t c = 0; c < m_channels; ++c)
+        {
+            ports.push_back(static_cast<uint16_t>(kTcpListenPortBase + c));
+        }
+        return ports;
+    }
+    uint32_t links = 0;
+    for (const auto& tree : CollectiveTrees(m_collective, workers, m_servers))
+    {
+        links += static_cast<uint32_t>(tree.parent.size()) - 1;
+    }
+    for (uint32_t l = 0; l < links; ++l)
+    {
+        ports.push_back(static_cast<uint16_t>(kTcpListenPortBase + kFirstLinkIndex + l));
+    }
+    return ports;
+}
+
+Ptr<RingTransport>
+TrainingJobHelper::MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t index) const
+{
+    Ptr<RingTransport> transport = m_transportFactory.Create<RingTransport>();
+    if (Ptr<TcpRingTransport> tcp = DynamicCast<TcpRingTransport>(transport))
+    {
+        UintegerValue sockets;
+        tcp->GetAttribute("SocketsPerPeer", sockets);
+        tcp->SetAttribute("ListenPort", UintegerValue(kTcpListenPortBase + index));
+        tcp->SetAttribute("LocalPortBase", UintegerValue(40000 + index * sockets.Get()));
+        tcp->SetNode(node);
+        tcp->SetNextAddress(peer);
+    }
+    else if (Ptr<RdmaRingTransport> rdma = DynamicCast<RdmaRingTransport>(transport))
+    {
+        rdma->SetAttribute("QueuePair", UintegerValue(index + 1));
+        rdma->SetNode(node);
+        rdma->SetNextAddress(peer);
+    }
+    else if (Ptr<FlowRingTransport> flow = DynamicCast<FlowRingTransport>(transport))
+    {
+        flow->SetAttribute("Port", UintegerValue(kTcpListenPortBase + index));
+        flow->SetNode(node);
+        flow->SetNextAddress(peer);
+    }
+    return transport;
+}
+
+void
+TrainingJobHelper::InstallTrees(const NodeContainer& nodes,
+                                const std::vector<Ipv4Address>& addresses, TrainingJob& job,
+                                std::vector<std::vector<TreeAllReduce::TreeLinks>>& links) const
+{
+    const uint32_t n = nodes.GetN();
+    const std::vector<ReductionTree> trees = CollectiveTrees(m_collective, n, m_servers);
+    job.channels.assign(n, {});
+    links.assign(n, std::vector<TreeAllReduce::TreeLinks>(trees.size()));
+    uint32_t index = kFirstLinkIndex;
+    for (uint32_t t = 0; t < trees.size(); ++t)
+    {
+        for (uint32_t p = 0; p < n; ++p)
+        {
+            links[p][t].children.resize(trees[t].Children(p).size());
+        }
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            if (trees[t].parent[r] < 0)
+            {
+                continue;
+            }
+            NS_ABORT_MSG_IF(index >= kFirstLinkIndex + kMaxLinks,
+                            "TrainingJobHelper: more than " << kMaxLinks << " tree links");
+            const uint32_t p = static_cast<uint32_t>(trees[t].parent[r]);
+            Ptr<RingTransport> up = MakeTransport(nodes.Get(r), addresses[p], index);
+            Ptr<RingTransport> down = MakeTransport(nodes.Get(p), addresses[r], index);
+            ++index;
+            const auto siblings = trees[t].Children(p);
+            const size_t position
+                = std::find(siblings.begin(), siblings.end(), r) - siblings.begin();
+            links[r][t].parent = up;
+            links[p][t].children[position] = down;
+            job.channels[r].push_back(up);
+            job.channels[p].push_back(down);
+        }
+    }
+}
+
 TrainingJob
 TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                            Time start) const
@@ -102,39 +206,35 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
     job.coordinator = m_coordinatorFactory.Create<HorovodCoordinator>();
     job.coordinator->SetTensorBytes(m_profile.ReleaseBytes());
     const std::vector<double> release = m_profile.ReleaseFractions();
+    std::vector<std::vector<TreeAllReduce::TreeLinks>> treeLinks;
+    if (m_collective == "ring")
+    {
+        for (uint32_t rank = 0; rank < n; ++rank)
+        {
+            std::vector<Ptr<RingTransport>> channels;
+            for (uint32_t c = 0; c < m_channels; ++c)
+            {
+                channels.push_back(MakeTransport(nodes.Get(rank), addresses[(rank + 1) % n], c));
+            }
+            job.channels.push_back(channels);
+        }
+    }
+    else
+    {
+        InstallTrees(nodes, addresses, job, treeLinks);
+    }
+    const std::vector<ReductionTree> trees = CollectiveTrees(m_collective, n, m_servers);
     for (uint32_t rank = 0; rank < n; ++rank)
     {
-        std::vector<Ptr<RingTransport>> channels;
-        for (uint32_t c = 0; c < m_channels; ++c)
-        {
-            Ptr<RingTransport> transport = m_transportFactory.Create<RingTransport>();
-            if (Ptr<TcpRingTransport> tcp = DynamicCast<TcpRingTransport>(transport))
-            {
-                UintegerValue sockets;
-                tcp->GetAttribute("SocketsPerPeer", sockets);
-                tcp->SetAttribute("ListenPort", UintegerValue(kTcpListenPortBase + c));
-                tcp->SetAttribute("LocalPortBase", UintegerValue(40000 + c * sockets.Get()));
-                tcp->SetNode(nodes.Get(rank));
-                tcp->SetNextAddress(addresses[(rank + 1) % n]);
-            }
-            else if (Ptr<RdmaRingTransport> rdma = DynamicCast<RdmaRingTransport>(transport))
-            {
-                rdma->SetAttribute("QueuePair", UintegerValue(c + 1));
-                rdma->SetNode(nodes.Get(rank));
-                rdma->SetNextAddress(addresses[(rank + 1) % n]);
-            }
-            else if (Ptr<FlowRingTransport> flow = DynamicCast<FlowRingTransport>(transport))
-            {
-                flow->SetAttribute("Port", UintegerValue(kTcpListenPortBase + c));
-                flow->SetNode(nodes.Get(rank));
-                flow->SetNextAddress(addresses[(rank + 1) % n]);
-            }
-            channels.push_back(transport);
-        }
+        const std::vector<Ptr<RingTransport>>& channels = job.channels[rank];
         Ptr<TrainingWorker> worker = m_workerFactory.Create<TrainingWorker>();
         worker->SetAttribute("Rank", UintegerValue(rank));
         worker->SetAttribute("Ranks", UintegerValue(n));
         worker->SetChannels(channels);
+        if (!treeLinks.empty())
+        {
+            worker->SetTrees(trees, treeLinks[rank]);
+        }
         worker->SetCoordinator(job.coordinator);
         worker->SetReleaseFractions(release);
         worker->SetStartTime(start);
@@ -142,7 +242,6 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
         job.coordinator->AddWorker(worker);
         job.recorder->Watch(worker);
         job.workers.Add(worker);
-        job.channels.push_back(channels);
     }
     Simulator::Schedule(start, &HorovodCoordinator::Start, job.coordinator);
     return job;

@@ -1,9 +1,11 @@
 /*
  * Installs a synchronous data-parallel job (Horovod over NCCL) on a set of hosts: one
- * TrainingWorker per host (rank = position in the list), one Horovod coordinator, and per
- * NCCL channel a ring transport from each rank to the next (TCP sockets on ports
- * ListenPort + channel, or an RDMA queue pair numbered channel + 1), and an
- * IterationRecorder watching every worker.
+ * TrainingWorker per host (rank = position in the list), one Horovod coordinator, an
+ * IterationRecorder watching every worker, and the collective's transports. The ring: per
+ * NCCL channel c a transport from each rank to the next (transport index c). A tree-based
+ * collective (CollectiveTrees): per tree edge a link, a transport on each end sending to the
+ * other (transport indices 64, 65, ...). Transport index i is TCP port
+ * kTcpListenPortBase + i, RDMA queue pair i + 1, or flow-engine port kTcpListenPortBase + i.
  */
 #ifndef FLUMEN_TRAINING_JOB_HELPER_H
 #define FLUMEN_TRAINING_JOB_HELPER_H
@@ -38,8 +40,12 @@ struct TrainingJob
 class TrainingJobHelper
 {
   public:
-    /** TCP's first listening port; channel c listens on kTcpListenPortBase + c. */
+    /** TCP's first listening port; transport index i listens on kTcpListenPortBase + i. */
     static constexpr uint16_t kTcpListenPortBase = 45000;
+    /** The first transport index of tree links (ring channels are 0..63). */
+    static constexpr uint32_t kFirstLinkIndex = 64;
+    /** Tree links at most: their ports stay below the ring's local ports' range. */
+    static constexpr uint32_t kMaxLinks = 2000;
 
     TrainingJobHelper();
 
@@ -48,6 +54,13 @@ class TrainingJobHelper
     void SetIterations(uint32_t iterations);
     /** NCCL channels: parallel rings, each with its own transport (default 1). */
     void SetChannels(uint32_t channels);
+    /**
+     * The collective: "ring" (default) or a tree-based one of CollectiveTrees, with
+     * `servers` for parameter_server.
+     */
+    void SetCollective(const std::string& name, uint32_t servers = 1);
+    /** TCP ports the job's transports listen on, for telling job traffic from the rest. */
+    std::vector<uint16_t> TcpPorts(uint32_t workers) const;
     /** Transport type ("ns3::TcpRingTransport" or "ns3::RdmaRingTransport") and attributes. */
     void SetTransport(const std::string& typeId);
     void SetTransportAttribute(const std::string& name, const AttributeValue& value);
@@ -65,11 +78,20 @@ class TrainingJobHelper
     static int64_t AssignStreams(const TrainingJob& job, int64_t stream);
 
   private:
+    /** A transport of `node` sending to `peer`, with transport index `index`. */
+    Ptr<RingTransport> MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t index) const;
+    /** Links of every tree edge; fills each rank's transports and tree links. */
+    void InstallTrees(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
+                      TrainingJob& job,
+                      std::vector<std::vector<TreeAllReduce::TreeLinks>>& links) const;
+
     ObjectFactory m_workerFactory;
     ObjectFactory m_transportFactory;
     ObjectFactory m_coordinatorFactory;
     ModelProfile m_profile;
     uint32_t m_channels = 1;
+    std::string m_collective = "ring";
+    uint32_t m_servers = 1;
 };
 
 } // namespace ns3

@@ -93,6 +93,12 @@ TrainingWorker::DoDispose()
     m_events.clear();
     m_allReduce->Dispose();
     m_allReduce = nullptr;
+    if (m_treeAllReduce)
+    {
+        m_treeAllReduce->Dispose();
+        m_treeAllReduce = nullptr;
+    }
+    m_treeLinks.clear();
     m_channels.clear();
     m_coordinator = nullptr;
     Application::DoDispose();
@@ -107,7 +113,15 @@ TrainingWorker::StartApplication()
     NS_ABORT_MSG_IF(m_release.size() != m_coordinator->GetTensorBytes().size(),
                     "TrainingWorker: release fractions and tensor list differ in length");
     m_running = true;
-    m_allReduce->Setup(m_channels, m_rank, m_ranks, m_sliceBytes);
+    if (m_trees.empty())
+    {
+        m_allReduce->Setup(m_channels, m_rank, m_ranks, m_sliceBytes);
+    }
+    else
+    {
+        m_treeAllReduce = CreateObject<TreeAllReduce>();
+        m_treeAllReduce->Setup(m_trees, m_treeLinks, m_rank, m_sliceBytes);
+    }
     for (auto& t : m_channels)
     {
         t->Start();
@@ -208,7 +222,15 @@ TrainingWorker::StartNextAllReduce()
         return;
     }
     m_reducing = true;
-    m_allReduce->Start(m_queue.front().bytes, MakeCallback(&TrainingWorker::AllReduceDone, this));
+    auto done = MakeCallback(&TrainingWorker::AllReduceDone, this);
+    if (m_treeAllReduce)
+    {
+        m_treeAllReduce->Start(m_queue.front().bytes, done);
+    }
+    else
+    {
+        m_allReduce->Start(m_queue.front().bytes, done);
+    }
 }
 
 void

@@ -4,8 +4,8 @@
  * (each when its layer's share of the backward time has elapsed), then waits until every
  * tensor of the iteration is all-reduced, then runs the optimizer step. The Horovod
  * coordinator decides which fused all-reduces run; this worker runs them one at a time with
- * NCCL's ring over its channels. Forward, backward and step durations each get the same
- * relative jitter (normal, truncated at +-3 sigma).
+ * NCCL's ring over its channels, or over reduction trees (TreeAllReduce). Forward, backward and
+ * step durations each get the same relative jitter (normal, truncated at +-3 sigma).
  */
 #ifndef FLUMEN_TRAINING_WORKER_H
 #define FLUMEN_TRAINING_WORKER_H
@@ -13,6 +13,7 @@
 #include "horovod-coordinator.h"
 #include "nccl-all-reduce.h"
 #include "ring-transport.h"
+#include "tree-all-reduce.h"
 
 #include "ns3/application.h"
 #include "ns3/event-id.h"
@@ -53,8 +54,18 @@ class TrainingWorker : public Application
     /** Signature of the IterationPhases trace source. */
     typedef void (*PhasesTracedCallback)(const IterationPhases& phases);
 
-    /** The ring: one transport per NCCL channel, each to the next rank. */
+    /**
+     * The ring: one transport per NCCL channel, each to the next rank. With SetTrees, every
+     * transport of this rank instead (each is started with the worker).
+     */
     void SetChannels(const std::vector<Ptr<RingTransport>>& channels) { m_channels = channels; }
+    /** A tree-based collective (CollectiveTrees) instead of the ring, over these links. */
+    void SetTrees(const std::vector<ReductionTree>& trees,
+                  const std::vector<TreeAllReduce::TreeLinks>& links)
+    {
+        m_trees = trees;
+        m_treeLinks = links;
+    }
     const std::vector<Ptr<RingTransport>>& GetChannels() const { return m_channels; }
     void SetCoordinator(Ptr<HorovodCoordinator> coordinator) { m_coordinator = coordinator; }
     /**
@@ -106,6 +117,9 @@ class TrainingWorker : public Application
     Ptr<HorovodCoordinator> m_coordinator;
     std::vector<double> m_release;
     Ptr<NcclAllReduce> m_allReduce;
+    std::vector<ReductionTree> m_trees; //!< empty: the ring
+    std::vector<TreeAllReduce::TreeLinks> m_treeLinks;
+    Ptr<TreeAllReduce> m_treeAllReduce;
     Ptr<NormalRandomVariable> m_jitter;
     std::vector<EventId> m_events;
     std::deque<FusedAllReduce> m_queue;

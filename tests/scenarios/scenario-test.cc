@@ -361,3 +361,26 @@ TEST(Scenario, LossKeysAreChecked)
                   .find("topology.loss.percent"),
               std::string::npos);
 }
+
+TEST(Scenario, CollectiveKeysAreChecked)
+{
+    Scenario s = test::Resolve(
+        { { "job", { { "collective", "parameter_server" }, { "ps_servers", 2 } } } });
+    EXPECT_EQ(s.collective, "parameter_server");
+    EXPECT_EQ(s.psServers, 2u);
+    EXPECT_NE(ErrorOf({ { "job", { { "collective", "butterfly" } } } }).find("job.collective"),
+              std::string::npos);
+    // Configuration B runs the job on 3 of the 4 hosts.
+    EXPECT_NE(ErrorOf({ { "job", { { "collective", "parameter_server" }, { "ps_servers", 4 } } } })
+                  .find("job.ps_servers': expected at most the job's 3 workers, got 4"),
+              std::string::npos);
+    EXPECT_NE(
+        ErrorOf({ { "job", { { "collective", "star" }, { "nccl", { { "channels", 2 } } } } } })
+            .find("job.nccl.channels': channels are the ring's"),
+        std::string::npos);
+    // A clique over many workers needs more links than the job's ports hold.
+    EXPECT_NE(
+        ErrorOf({ { "topology", { { "hosts", 64 } } }, { "job", { { "collective", "clique" } } } })
+            .find("job.collective': clique over 63 workers needs"),
+        std::string::npos);
+}
