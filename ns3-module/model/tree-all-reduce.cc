@@ -84,17 +84,25 @@ TreeAllReduce::Start(uint64_t bytes, Callback<void> done)
     {
         Shard& s = m_shards[t];
         s.bytes = RingAllReduce::ChunkBytes(bytes, k, t);
-        if (s.bytes == 0)
-        {
-            s.slices = 0; // an empty shard moves nothing
-            continue;
-        }
-        s.slices = m_sliceBytes == 0
+        s.slices = s.bytes == 0 ? 0 // an empty shard moves nothing
+                   : m_sliceBytes == 0
                        ? 1
                        : static_cast<uint32_t>((s.bytes + m_sliceBytes - 1) / m_sliceBytes);
         s.fromChildren.assign(s.slices, 0);
         s.childMessages.assign(m_links[t].children.size(), 0);
         m_slicesLeft += s.slices;
+    }
+    if (m_slicesLeft == 0)
+    {
+        m_running = false;
+        Simulator::ScheduleNow([this] { m_done(); });
+        return;
+    }
+    // Posting completes at once what arrived early (children that started first), so every
+    // shard is set up, and every slice counted, before the first post.
+    for (uint32_t t = 0; t < k; ++t)
+    {
+        const Shard& s = m_shards[t];
         for (uint32_t j = 0; j < s.slices; ++j)
         {
             for (const auto& child : m_links[t].children)
@@ -106,12 +114,6 @@ TreeAllReduce::Start(uint64_t bytes, Callback<void> done)
                 m_links[t].parent->PostReceive(SliceBytes(s, j));
             }
         }
-    }
-    if (m_slicesLeft == 0)
-    {
-        m_running = false;
-        Simulator::ScheduleNow([this] { m_done(); });
-        return;
     }
     // A leaf holds its own part of every slice: it goes up at once.
     for (uint32_t t = 0; t < k; ++t)
@@ -131,6 +133,10 @@ TreeAllReduce::HandleFromChild(uint32_t tree, uint32_t child, uint64_t)
 {
     Shard& s = m_shards[tree];
     const uint32_t slice = s.childMessages[child]++;
+    NS_ABORT_MSG_IF(!m_running || slice >= s.slices,
+                    "TreeAllReduce rank "
+                        << m_rank << ": a message beyond the all-reduce from child " << child
+                        << " of tree " << tree);
     if (++s.fromChildren[slice] == m_links[tree].children.size())
     {
         Reduced(tree, slice);
@@ -153,6 +159,9 @@ void
 TreeAllReduce::HandleFromParent(uint32_t tree, uint64_t)
 {
     const uint32_t slice = m_shards[tree].fromParent++;
+    NS_ABORT_MSG_IF(!m_running || slice >= m_shards[tree].slices,
+                    "TreeAllReduce rank " << m_rank << ": a message beyond the all-reduce from the "
+                                          << "parent in tree " << tree);
     SendDown(tree, slice);
     SliceDone();
 }
@@ -171,8 +180,10 @@ TreeAllReduce::SliceDone()
 {
     if (--m_slicesLeft == 0)
     {
+        // After the event that finished it: the worker's next all-reduce must not start
+        // inside this one's Start (a root can finish while posting its receives).
         m_running = false;
-        m_done();
+        Simulator::ScheduleNow([this] { m_done(); });
     }
 }
 

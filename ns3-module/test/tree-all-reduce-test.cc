@@ -70,12 +70,14 @@ struct Outcome
     std::vector<double> finishUs; //!< when each rank finished its last one
 };
 
-// Runs `rounds` all-reduces of `bytes` on every rank (each rank starts its next one when its
-// previous one is done, as a worker does).
+// Runs all-reduces of sizes[0], sizes[1], ... on every rank (each rank starts its next one
+// when its previous one is done, as a worker does); rank r starts its first at startUs[r].
 Outcome
-RunAllReduces(const std::vector<ReductionTree>& trees, uint32_t n, uint64_t bytes,
-              uint64_t sliceBytes, uint32_t rounds)
+RunAllReduces(const std::vector<ReductionTree>& trees, uint32_t n,
+              const std::vector<uint64_t>& sizes, uint64_t sliceBytes,
+              const std::vector<double>& startUs)
 {
+    const auto rounds = static_cast<uint32_t>(sizes.size());
     Outcome out;
     std::vector<uint32_t>& done = out.done;
     out.finishUs.assign(n, 0);
@@ -114,7 +116,7 @@ RunAllReduces(const std::vector<ReductionTree>& trees, uint32_t n, uint64_t byte
         out.finishUs[r] = Simulator::Now().GetMicroSeconds();
         if (++done[r] < rounds)
         {
-            ranks[r]->Start(bytes, Callback<void>([&next, r] { next(r); }));
+            ranks[r]->Start(sizes[done[r]], Callback<void>([&next, r] { next(r); }));
         }
     };
     for (uint32_t r = 0; r < n; ++r)
@@ -124,7 +126,10 @@ RunAllReduces(const std::vector<ReductionTree>& trees, uint32_t n, uint64_t byte
     }
     for (uint32_t r = 0; r < n; ++r)
     {
-        ranks[r]->Start(bytes, Callback<void>([&next, r] { next(r); }));
+        Simulator::Schedule(MicroSeconds(r < startUs.size() ? startUs[r] : 0),
+                            [&ranks, &sizes, &next, r] {
+                                ranks[r]->Start(sizes[0], Callback<void>([&next, r] { next(r); }));
+                            });
     }
     Simulator::Run();
     Simulator::Destroy();
@@ -198,7 +203,7 @@ TEST(TreeAllReduce, BytesPerRankMatchEachAlgorithmsFormula)
                 const uint32_t servers = std::min(n, 3u);
                 const auto trees = CollectiveTrees(c, n, servers);
                 ASSERT_FALSE(trees.empty()) << c;
-                const Outcome o = RunAllReduces(trees, n, bytes, 65536, 3);
+                const Outcome o = RunAllReduces(trees, n, { bytes, bytes, bytes }, 65536, {});
                 for (uint32_t r = 0; r < n; ++r)
                 {
                     EXPECT_EQ(o.done[r], 3u) << c << " n=" << n << " rank " << r;
@@ -238,23 +243,51 @@ TEST(TreeAllReduce, EachLevelCostsAMessageUpAndOneDown)
         for (uint64_t slice : { 0ull, 100ull })
         {
             const Outcome o
-                = RunAllReduces(CollectiveTrees("binary_tree_star", n), n, 1000, slice, 1);
+                = RunAllReduces(CollectiveTrees("binary_tree_star", n), n, { 1000 }, slice, {});
             EXPECT_DOUBLE_EQ(*std::max_element(o.finishUs.begin(), o.finishUs.end()), 2 * depth)
                 << n << " ranks, slice " << slice;
             EXPECT_DOUBLE_EQ(o.finishUs[0], depth) << "the root has the result after the way up";
         }
     }
     // A star is one level whatever its size.
-    const Outcome star = RunAllReduces(CollectiveTrees("star", 6), 6, 1000, 0, 1);
+    const Outcome star = RunAllReduces(CollectiveTrees("star", 6), 6, { 1000 }, 0, {});
     EXPECT_DOUBLE_EQ(*std::max_element(star.finishUs.begin(), star.finishUs.end()), 2.0);
 }
 
 TEST(TreeAllReduce, EmptyShardsStillFinish)
 {
     // Two bytes over five shards: three shards are empty and move nothing.
-    const Outcome o = RunAllReduces(CollectiveTrees("clique", 5), 5, 2, 0, 2);
+    const Outcome o = RunAllReduces(CollectiveTrees("clique", 5), 5, { 2, 2 }, 0, {});
     for (uint32_t r = 0; r < 5; ++r)
     {
         EXPECT_EQ(o.done[r], 2u) << r;
+    }
+}
+
+TEST(TreeAllReduce, EarlyArrivalsAndChangingSizesKeepEveryRankInStep)
+{
+    // Horovod's fused all-reduces differ in size, and ranks start them at different times: a
+    // root that starts last finds its children's slices waiting and may finish while it posts
+    // its receives. Every rank must still finish each all-reduce once, sending its formula.
+    const std::vector<uint64_t> sizes = { 1000003, 4 * 25557032ull, 17, 65536, 3 };
+    for (const std::string c : { "star", "clique", "nccl_tree", "parameter_server" })
+    {
+        const uint32_t n = 4;
+        const auto trees = CollectiveTrees(c, n, 2);
+        for (const auto& start :
+             { std::vector<double>{ 500, 0, 0, 0 }, std::vector<double>{ 0, 300, 600, 900 } })
+        {
+            const Outcome o = RunAllReduces(trees, n, sizes, 65536, start);
+            for (uint32_t r = 0; r < n; ++r)
+            {
+                uint64_t expected = 0;
+                for (uint64_t b : sizes)
+                {
+                    expected += Formula(c, n, b, r, 2);
+                }
+                EXPECT_EQ(o.done[r], sizes.size()) << c << " rank " << r;
+                EXPECT_EQ(o.sent[r], expected) << c << " rank " << r;
+            }
+        }
     }
 }
