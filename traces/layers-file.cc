@@ -1,5 +1,7 @@
 #include "layers-file.h"
 
+#include "atomic-file.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -159,14 +161,11 @@ ParseLayersFile(const std::string& text, const std::string& source)
 std::vector<FileLayer>
 ReadLayersFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    if (!std::ifstream(path, std::ios::binary))
     {
         throw LayersFileError(fmt::format("{}: cannot open the layers file", path));
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ParseLayersFile(ss.str(), path);
+    return ParseLayersFile(ReadTextFile(path), path);
 }
 
 } // namespace flumen

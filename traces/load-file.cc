@@ -1,5 +1,7 @@
 #include "load-file.h"
 
+#include "atomic-file.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -187,14 +189,11 @@ ParseLoadFile(const std::string& text, const std::string& source)
 std::vector<LoadFileFlow>
 ReadLoadFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    if (!std::ifstream(path, std::ios::binary))
     {
         throw LoadFileError(fmt::format("{}: cannot open the load file", path));
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ParseLoadFile(ss.str(), path);
+    return ParseLoadFile(ReadTextFile(path), path);
 }
 
 std::string

@@ -3,6 +3,7 @@
 if (!exists("results")) results = 'out/loss-sweep/results.csv'
 if (!exists("png")) png = 'loss-sweep.png'
 set terminal pngcairo size 900,560 font ',11'
+set termoption noenhanced
 set output png
 set datafile separator ','
 set key top left
