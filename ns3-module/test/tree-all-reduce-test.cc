@@ -139,6 +139,7 @@ RunAllReduces(const std::vector<ReductionTree>& trees, uint32_t n,
         for (const auto& e : ends[r])
         {
             out.sent[r] += e->sent;
+            e->peer = nullptr; // the two ends hold each other
         }
         for (auto& t : links[r])
         {
