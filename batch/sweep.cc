@@ -1,5 +1,7 @@
 #include "sweep.h"
 
+#include "atomic-file.h"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -19,33 +21,63 @@ Fail(const std::string& source, const std::string& what)
     throw ScenarioError(fmt::format("{}: {}", source, what));
 }
 
-// Paths in the base are relative to its file; points run from their own folders.
+// Calls `f(holder, key)` for every key of a scenario that names an input file: the
+// cross-traffic's CDF and load file, each user model's layers file.
+template <typename F>
 void
-AbsolutisePaths(json& scenario, const std::filesystem::path& baseDir)
+ForEachFileKey(json& scenario, F f)
 {
-    auto absolutise = [&](json& holder, const char* key)
+    auto visit = [&](json& holder, const char* key)
     {
-        if (holder.is_object() && holder.contains(key) && holder[key].is_string())
+        if (holder.is_object() && holder.contains(key) && holder[key].is_string()
+            && !holder[key].get<std::string>().empty())
         {
-            std::string p = holder[key].get<std::string>();
-            if (!p.empty() && std::filesystem::path(p).is_relative())
-            {
-                holder[key] = std::filesystem::absolute(baseDir / p).lexically_normal().string();
-            }
+            f(holder, key);
         }
     };
     if (scenario.contains("cross_traffic"))
     {
-        absolutise(scenario["cross_traffic"], "size_cdf");
-        absolutise(scenario["cross_traffic"], "file");
+        visit(scenario["cross_traffic"], "size_cdf");
+        visit(scenario["cross_traffic"], "file");
     }
     if (scenario.contains("models") && scenario["models"].is_object())
     {
         for (auto& model : scenario["models"])
         {
-            absolutise(model, "layers_file");
+            visit(model, "layers_file");
         }
     }
+}
+
+// Paths in the base are relative to its file; points run from their own folders.
+void
+AbsolutisePaths(json& scenario, const std::filesystem::path& baseDir)
+{
+    ForEachFileKey(scenario,
+                   [&](json& holder, const char* key)
+                   {
+                       std::string p = holder[key].get<std::string>();
+                       if (std::filesystem::path(p).is_relative())
+                       {
+                           holder[key]
+                               = std::filesystem::absolute(baseDir / p).lexically_normal().string();
+                       }
+                   });
+}
+
+// The contents of a point's input files, hashed: a point is redone when a file it reads
+// changes, not only when its scenario does.
+std::string
+InputFilesIdentity(json scenario)
+{
+    std::string identity;
+    ForEachFileKey(scenario,
+                   [&](json& holder, const char* key)
+                   {
+                       const std::string path = holder[key].get<std::string>();
+                       identity += " " + path + "=" + StableHash(ReadTextFile(path));
+                   });
+    return identity;
 }
 
 std::string
@@ -187,8 +219,8 @@ LoadSweep(const std::string& path)
             Scenario resolved
                 = ResolveScenario(p.scenario, fmt::format("{} (point {})", path, identity));
             // The model version too: a resumed sweep never mixes results of two models.
-            p.id = StableHash(identity + " base=" + base.dump()
-                              + " model=" + ModelVersion(resolved));
+            p.id = StableHash(identity + " base=" + base.dump() + " model=" + ModelVersion(resolved)
+                              + InputFilesIdentity(p.scenario));
             sweep.points.push_back(std::move(p));
         }
     }

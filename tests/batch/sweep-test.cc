@@ -211,6 +211,11 @@ TEST(Sweep, ModelLayersFilesAreRelativeToTheSweepFile)
     auto rows = Lines(test::ReadFile(dir.Path() + "/out/results.csv"));
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(Count(rows, ",done,"), 2u);
+    // A changed input file makes its point new; the other point is kept.
+    dir.Write("models/b.csv", "layer,parameters\nin,2000000\nout,1000000\n");
+    r = Sweep(sweep + " --out " + dir.Path() + "/out --jobs 1");
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("(1 this run, 1 skipped)"), std::string::npos) << r.output;
 }
 
 TEST(Sweep, ProgressDurationsCarryOverInsteadOfShowingSixty)
