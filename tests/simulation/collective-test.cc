@@ -58,3 +58,23 @@ TEST(Collective, BusiestWorkersBytesSetTheTimeInBothEngines)
         EXPECT_NEAR(byEngine.at("flow"), byEngine.at("packet"), 0.15 * byEngine.at("packet")) << c;
     }
 }
+
+TEST(Collective, SameScenarioAndSeedGiveTheSameRunBitForBit)
+{
+    json user
+        = { { "job",
+              { { "model", "one" },
+                { "iterations", 3 },
+                { "warmup_iterations", 1 },
+                { "collective", "nccl_tree" } } },
+            { "models", { { "one", { { "parameters", 2000000 }, { "compute_s", 0.002 } } } } },
+            { "cross_traffic", { { "type", "websearch" }, { "load_gbps", 10 } } },
+            { "topology", { { "loss", { { "percent", 0.05 } } } } },
+            { "simulation", { { "progress_interval_s", 0 } } } };
+    RunOutput a = RunScenario(test::Resolve(user));
+    RunOutput b = RunScenario(test::Resolve(user));
+    EXPECT_EQ(FormatIterationsCsv(a.rows), FormatIterationsCsv(b.rows));
+    EXPECT_EQ(FormatFlowsCsv(a.flows), FormatFlowsCsv(b.flows));
+    EXPECT_EQ(a.summary.loss->packetsLost, b.summary.loss->packetsLost);
+    EXPECT_GT(a.summary.loss->packetsLost, 0u);
+}
