@@ -467,8 +467,7 @@ CheckCollective(const Scenario& s, const json& r)
              fmt::format("channels are the ring's: expected 1 with job.collective \"{}\", got {}",
                          s.collective, s.ncclChannels));
     }
-    const auto trees = ns3::CollectiveTrees(s.collective, workers, s.psServers);
-    const uint64_t links = trees.size() * (workers - 1ULL);
+    const uint64_t links = ns3::TreeLinks(ns3::CollectiveTrees(s.collective, workers, s.psServers));
     const auto sockets = ValueAt(r, "job.tcp.sockets_per_peer").get<uint64_t>();
     using Helper = ns3::TrainingJobHelper;
     if (links > Helper::kMaxLinks

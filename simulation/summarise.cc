@@ -90,6 +90,25 @@ LowerBound(const FinishedRun& run)
     return u;
 }
 
+// Bytes the busiest worker sends per iteration under the job's collective (every worker the
+// same in the ring).
+uint64_t
+BusiestWorkerBytes(const Scenario& s, uint32_t workers)
+{
+    const uint64_t gradientBytes = s.model.GradientBytes();
+    if (s.collective == "ring" || workers < 2)
+    {
+        return RingAllReduce::BytesSentByRank(gradientBytes, workers, 0);
+    }
+    const auto trees = CollectiveTrees(s.collective, workers, s.psServers);
+    uint64_t busiest = 0;
+    for (uint32_t r = 0; r < workers; ++r)
+    {
+        busiest = std::max(busiest, TreeAllReduce::BytesSentByRank(gradientBytes, trees, r));
+    }
+    return busiest;
+}
+
 ModelSummary
 Model(const FinishedRun& run)
 {
@@ -102,18 +121,7 @@ Model(const FinishedRun& run)
     const double headerShare = rdma ? (RdmaNic::WireBytes(s.rdmaMtuBytes) - s.rdmaMtuBytes)
                                           / static_cast<double>(s.rdmaMtuBytes)
                                     : (2.0 + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;
-    const uint64_t gradientBytes = s.model.GradientBytes();
-    uint64_t ringBytes = RingAllReduce::BytesSentByRank(gradientBytes, workers, 0);
-    if (s.collective != "ring")
-    {
-        const auto trees = CollectiveTrees(s.collective, workers, s.psServers);
-        ringBytes = 0;
-        for (uint32_t r = 0; r < workers; ++r)
-        {
-            ringBytes
-                = std::max(ringBytes, TreeAllReduce::BytesSentByRank(gradientBytes, trees, r));
-        }
-    }
+    const uint64_t busiestBytes = BusiestWorkerBytes(s, workers);
     ModelSummary m;
     m.name = s.model.name;
     m.parameters = s.model.parameters;
@@ -123,9 +131,9 @@ Model(const FinishedRun& run)
     m.stepS = s.model.stepSeconds;
     m.gradientTensors = s.model.ReleaseBytes().size();
     m.computeJitterCv = s.model.computeJitterCv;
-    m.ringBytesPerWorker = ringBytes;
-    m.idleEstimateS
-        = s.model.ComputeSeconds() + ringBytes * (1.0 + headerShare) * 8.0 / (s.linkRateGbps * 1e9);
+    m.ringBytesPerWorker = busiestBytes;
+    m.idleEstimateS = s.model.ComputeSeconds()
+                      + busiestBytes * (1.0 + headerShare) * 8.0 / (s.linkRateGbps * 1e9);
     return m;
 }
 

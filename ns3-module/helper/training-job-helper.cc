@@ -114,11 +114,7 @@ TrainingJobHelper::TcpPorts(uint32_t workers) const
         }
         return ports;
     }
-    uint32_t links = 0;
-    for (const auto& tree : CollectiveTrees(m_collective, workers, m_servers))
-    {
-        links += static_cast<uint32_t>(tree.parent.size()) - 1;
-    }
+    const uint32_t links = TreeLinks(CollectiveTrees(m_collective, workers, m_servers));
     for (uint32_t l = 0; l < links; ++l)
     {
         ports.push_back(static_cast<uint16_t>(kTcpListenPortBase + kFirstLinkIndex + l));
@@ -156,11 +152,11 @@ TrainingJobHelper::MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t inde
 
 void
 TrainingJobHelper::InstallTrees(const NodeContainer& nodes,
-                                const std::vector<Ipv4Address>& addresses, TrainingJob& job,
+                                const std::vector<Ipv4Address>& addresses,
+                                const std::vector<ReductionTree>& trees, TrainingJob& job,
                                 std::vector<std::vector<TreeAllReduce::TreeLinks>>& links) const
 {
     const uint32_t n = nodes.GetN();
-    const std::vector<ReductionTree> trees = CollectiveTrees(m_collective, n, m_servers);
     job.channels.assign(n, {});
     links.assign(n, std::vector<TreeAllReduce::TreeLinks>(trees.size()));
     uint32_t index = kFirstLinkIndex;
@@ -206,8 +202,9 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
     job.coordinator = m_coordinatorFactory.Create<HorovodCoordinator>();
     job.coordinator->SetTensorBytes(m_profile.ReleaseBytes());
     const std::vector<double> release = m_profile.ReleaseFractions();
+    const std::vector<ReductionTree> trees = CollectiveTrees(m_collective, n, m_servers);
     std::vector<std::vector<TreeAllReduce::TreeLinks>> treeLinks;
-    if (m_collective == "ring")
+    if (trees.empty()) // the ring
     {
         for (uint32_t rank = 0; rank < n; ++rank)
         {
@@ -221,9 +218,8 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
     }
     else
     {
-        InstallTrees(nodes, addresses, job, treeLinks);
+        InstallTrees(nodes, addresses, trees, job, treeLinks);
     }
-    const std::vector<ReductionTree> trees = CollectiveTrees(m_collective, n, m_servers);
     for (uint32_t rank = 0; rank < n; ++rank)
     {
         const std::vector<Ptr<RingTransport>>& channels = job.channels[rank];

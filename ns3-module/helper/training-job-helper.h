@@ -82,7 +82,7 @@ class TrainingJobHelper
     Ptr<RingTransport> MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t index) const;
     /** Links of every tree edge; fills each rank's transports and tree links. */
     void InstallTrees(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
-                      TrainingJob& job,
+                      const std::vector<ReductionTree>& trees, TrainingJob& job,
                       std::vector<std::vector<TreeAllReduce::TreeLinks>>& links) const;
 
     ObjectFactory m_workerFactory;

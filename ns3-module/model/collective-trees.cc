@@ -97,4 +97,15 @@ CollectiveTrees(const std::string& collective, uint32_t n, uint32_t servers)
     return trees;
 }
 
+uint32_t
+TreeLinks(const std::vector<ReductionTree>& trees)
+{
+    uint32_t links = 0;
+    for (const auto& t : trees)
+    {
+        links += static_cast<uint32_t>(t.parent.size()) - 1;
+    }
+    return links;
+}
+
 } // namespace ns3

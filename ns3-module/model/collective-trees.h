@@ -46,6 +46,9 @@ std::vector<std::string> CollectiveNames();
 std::vector<ReductionTree> CollectiveTrees(const std::string& collective, uint32_t n,
                                            uint32_t servers = 1);
 
+/** The tree edges of these trees, each a link between two ranks: n - 1 per tree. */
+uint32_t TreeLinks(const std::vector<ReductionTree>& trees);
+
 } // namespace ns3
 
 #endif
