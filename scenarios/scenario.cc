@@ -1,8 +1,9 @@
 #include "scenario.h"
 
 #include "embedded-files.h"
+#include "scenario-checks.h"
+#include "scenario-models.h"
 
-#include "layers-file.h"
 #include "load-file.h"
 
 #include "ns3/collective-trees.h"
@@ -26,205 +27,10 @@ namespace flumen
 {
 
 using nlohmann::json;
+using namespace detail;
 
 namespace
 {
-
-std::string
-Short(const json& v)
-{
-    std::string s = v.dump();
-    return s.size() > 60 ? s.substr(0, 57) + "..." : s;
-}
-
-std::string
-Bound(double v)
-{
-    return fmt::format("{:g}", v);
-}
-
-[[noreturn]] void
-Fail(const std::string& source, const std::string& key, const std::string& what)
-{
-    throw ScenarioError(fmt::format("{}: key '{}': {}", source, key, what));
-}
-
-void
-CheckValue(const std::string& source, const std::string& key, const KeySpec& spec, const json& v)
-{
-    bool ok = false;
-    switch (spec.type)
-    {
-    case KeyType::Integer:
-        ok = v.is_number_integer();
-        break;
-    case KeyType::Number:
-        ok = v.is_number();
-        break;
-    case KeyType::String:
-        ok = v.is_string();
-        break;
-    case KeyType::Boolean:
-        ok = v.is_boolean();
-        break;
-    }
-    if (!ok)
-    {
-        Fail(source, key, fmt::format("expected {}, got {}", TypeName(spec.type), Short(v)));
-    }
-    if (v.is_number())
-    {
-        double x = v.get<double>();
-        if (!std::isfinite(x) || x < spec.min || x > spec.max)
-        {
-            Fail(source, key,
-                 fmt::format("expected {} between {} and {}, got {}", TypeName(spec.type),
-                             Bound(spec.min), Bound(spec.max), Short(v)));
-        }
-    }
-    if (v.is_string() && !spec.choices.empty())
-    {
-        std::string s = v.get<std::string>();
-        bool found = false;
-        for (const auto& c : spec.choices)
-        {
-            found = found || c == s;
-        }
-        if (!found)
-        {
-            std::string list;
-            for (const auto& c : spec.choices)
-            {
-                list += (list.empty() ? "" : ", ") + c;
-            }
-            Fail(source, key, fmt::format("expected one of {}, got {}", list, Short(v)));
-        }
-    }
-}
-
-// Is `prefix` an object level of some key (e.g. "topology" or "job.tcp")?
-bool
-IsSection(const std::vector<KeySpec>& keys, const std::string& prefix)
-{
-    for (const auto& k : keys)
-    {
-        if (k.path.rfind(prefix + ".", 0) == 0)
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
-std::string
-KnownUnder(const std::vector<KeySpec>& keys, const std::string& prefix)
-{
-    std::set<std::string> names;
-    for (const auto& k : keys)
-    {
-        if (prefix.empty() || k.path.rfind(prefix + ".", 0) == 0)
-        {
-            std::string rest = prefix.empty() ? k.path : k.path.substr(prefix.size() + 1);
-            names.insert(rest.substr(0, rest.find('.')));
-        }
-    }
-    if (prefix.empty())
-    {
-        names.insert("models");
-    }
-    std::string out;
-    for (const auto& n : names)
-    {
-        out += (out.empty() ? "" : ", ") + n;
-    }
-    return out;
-}
-
-// The dotted path of the first key or string that is not UTF-8 (a --set value or a model name
-// can be any bytes; JSON, every message and every output need UTF-8), or "" if none.
-std::string
-NotUtf8(const json& node, const std::string& prefix)
-{
-    auto valid = [](const std::string& text)
-    {
-        try
-        {
-            (void)json(text).dump();
-            return true;
-        }
-        catch (const json::type_error&)
-        {
-            return false;
-        }
-    };
-    if (node.is_string())
-    {
-        return valid(node.get_ref<const std::string&>()) ? "" : prefix;
-    }
-    if (node.is_object())
-    {
-        for (auto it = node.begin(); it != node.end(); ++it)
-        {
-            std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
-            if (!valid(it.key()))
-            {
-                return path;
-            }
-            if (std::string bad = NotUtf8(it.value(), path); !bad.empty())
-            {
-                return bad;
-            }
-        }
-    }
-    if (node.is_array())
-    {
-        for (size_t i = 0; i < node.size(); ++i)
-        {
-            std::string bad = NotUtf8(node[i], fmt::format("{}[{}]", prefix, i));
-            if (!bad.empty())
-            {
-                return bad;
-            }
-        }
-    }
-    return "";
-}
-
-// Walks the user's object; every leaf must be a known key of the right type and range.
-void
-CheckTree(const std::string& source, const json& node, const std::string& prefix,
-          const std::vector<KeySpec>& keys)
-{
-    for (auto it = node.begin(); it != node.end(); ++it)
-    {
-        std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
-        if (prefix.empty() && it.key() == "models")
-        {
-            continue; // checked apart: the names below it are the user's
-        }
-        if (const KeySpec* spec = FindKey(keys, path))
-        {
-            CheckValue(source, path, *spec, it.value());
-        }
-        else if (IsSection(keys, path))
-        {
-            if (!it.value().is_object())
-            {
-                Fail(source, path,
-                     fmt::format("expected an object with keys {}, got {}", KnownUnder(keys, path),
-                                 Short(it.value())));
-            }
-            CheckTree(source, it.value(), path, keys);
-        }
-        else
-        {
-            Fail(source, path,
-                 fmt::format("unknown key (known keys{}: {})",
-                             prefix.empty() ? "" : " under '" + prefix + "'",
-                             KnownUnder(keys, prefix)));
-        }
-    }
-}
 
 void
 CheckQueue(const std::string& source, const ns3::EgressQueueConfig& q, const std::string& prefix)
@@ -235,18 +41,6 @@ CheckQueue(const std::string& source, const ns3::EgressQueueConfig& q, const std
              fmt::format("expected below ecn_kmax_bytes ({}), got {}", q.ecnKmaxBytes,
                          q.ecnKminBytes));
     }
-}
-
-// A path from the scenario, relative to the scenario file's folder unless absolute.
-std::string
-ScenarioRelative(const std::string& source, const std::string& path)
-{
-    std::filesystem::path p(path);
-    if (p.is_absolute())
-    {
-        return path;
-    }
-    return (std::filesystem::path(source).parent_path() / p).lexically_normal().string();
 }
 
 // The testbed generator's web-search CDF, compiled in from scenarios/websearch_cdf.txt.
@@ -311,105 +105,6 @@ LoadCrossTrafficFiles(Scenario& s, const std::string& cdfPath, const std::string
                  fmt::format("{}:{}: flow size {} B, expected below 4 GiB", path, i + 2,
                              f.sizeBytes));
         }
-    }
-}
-
-// A model defined under `models`: one gradient tensor of `parameters`, or the layers of its
-// layers_file.
-ModelSettings
-UserModel(const std::string& source, const std::string& base, const json& m)
-{
-    ModelSettings ms;
-    const auto parameters = m["parameters"].get<uint64_t>();
-    const auto layersFile = m["layers_file"].get<std::string>();
-    if (layersFile.empty())
-    {
-        if (parameters == 0)
-        {
-            Fail(source, base + ".parameters",
-                 "missing: expected the model's trainable parameters (or a layers_file)");
-        }
-        ms.parameters = parameters;
-    }
-    else
-    {
-        std::vector<FileLayer> layers;
-        try
-        {
-            layers = ReadLayersFile(ScenarioRelative(source, layersFile));
-        }
-        catch (const LayersFileError& e)
-        {
-            Fail(source, base + ".layers_file", e.what());
-        }
-        for (const auto& l : layers)
-        {
-            ms.layers.push_back({ l.parameters, l.compute });
-            ms.parameters += l.parameters;
-        }
-        if (parameters != 0 && parameters != ms.parameters)
-        {
-            Fail(source, base + ".parameters",
-                 fmt::format("expected 0 or the layers' sum {} from {}, got {}", ms.parameters,
-                             layersFile, parameters));
-        }
-    }
-    ms.computeJitterCv = m["compute_jitter_cv"].get<double>();
-    ms.referenceBatch = m["batch_size"].get<uint32_t>();
-    ms.SetComputeSeconds(m["compute_s"].get<double>(), m["backward_share"].get<double>());
-    return ms;
-}
-
-// The model: a user-defined one or a built-in profile, then the job's overrides.
-void
-ResolveModel(Scenario& s, const std::map<std::string, ModelSettings>& userModels)
-{
-    if (auto it = userModels.find(s.modelName); it != userModels.end())
-    {
-        s.model = it->second;
-    }
-    else if (auto builtIn = ns3::ModelProfile::BuiltIn(s.modelName))
-    {
-        s.model = *builtIn;
-    }
-    else
-    {
-        std::string known;
-        for (const auto& n : ns3::ModelProfile::BuiltInNames())
-        {
-            known += (known.empty() ? "" : ", ") + n;
-        }
-        for (const auto& [n, m] : userModels)
-        {
-            known += ", " + n;
-        }
-        Fail(s.source, "job.model",
-             fmt::format("unknown model '{}' (expected one of {}, or define it under models)",
-                         s.modelName, known));
-    }
-    const auto& o = s.modelOverrides;
-    if (o.computeS > 0)
-    {
-        s.model.SetComputeSeconds(o.computeS);
-    }
-    if (o.backwardShare > 0)
-    {
-        s.model.SetComputeSeconds(s.model.ComputeSeconds(), o.backwardShare);
-    }
-    if (o.computeJitterCv >= 0)
-    {
-        s.model.computeJitterCv = o.computeJitterCv;
-    }
-    if (o.batchSize > 0)
-    {
-        if (s.model.referenceBatch == 0)
-        {
-            Fail(s.source, "job.batch_size",
-                 fmt::format("model '{}' states no batch its compute time is for: set "
-                             "models.{}.batch_size",
-                             s.modelName, s.modelName));
-        }
-        s.model.ScaleToBatch(o.batchSize);
     }
 }
 
@@ -601,62 +296,7 @@ ResolveScenario(const json& user, const std::string& source)
     }
     CheckTree(source, user, "", keys);
 
-    // User-defined models.
-    std::map<std::string, ModelSettings> userModels;
-    json models = user.contains("models") ? user.at("models") : json::object();
-    if (!models.is_object())
-    {
-        Fail(source, "models",
-             fmt::format("expected an object of model name -> {{parameters, compute_s, "
-                         "compute_jitter_cv}}, got {}",
-                         Short(models)));
-    }
-    json resolvedModels = json::object();
-    for (auto it = models.begin(); it != models.end(); ++it)
-    {
-        std::string base = "models." + it.key();
-        if (!it.value().is_object())
-        {
-            Fail(source, base,
-                 fmt::format("expected an object with parameters, compute_s, "
-                             "compute_jitter_cv, got {}",
-                             Short(it.value())));
-        }
-        json m;
-        for (const auto& spec : ModelKeys())
-        {
-            if (!it.value().contains(spec.path))
-            {
-                if (spec.defaultValue.is_null())
-                {
-                    Fail(source, base + "." + spec.path,
-                         fmt::format("missing: expected {} ({})", TypeName(spec.type), spec.help));
-                }
-                m[spec.path] = spec.defaultValue;
-            }
-            else
-            {
-                CheckValue(source, base + "." + spec.path, spec, it.value().at(spec.path));
-                m[spec.path] = it.value().at(spec.path);
-            }
-        }
-        for (auto f = it.value().begin(); f != it.value().end(); ++f)
-        {
-            if (!FindKey(ModelKeys(), f.key()))
-            {
-                std::string known;
-                for (const auto& spec : ModelKeys())
-                {
-                    known += (known.empty() ? "" : ", ") + spec.path;
-                }
-                Fail(source, base + "." + f.key(), fmt::format("unknown key (known: {})", known));
-            }
-        }
-        ModelSettings ms = UserModel(source, base, m);
-        ms.name = it.key();
-        userModels[it.key()] = ms;
-        resolvedModels[it.key()] = m;
-    }
+    const UserModels userModels = ParseUserModels(source, user);
 
     // Defaults, then the user's values on top.
     json r = json::object();
@@ -678,7 +318,7 @@ ResolveScenario(const json& user, const std::string& source)
             SetAtPath(r, spec.path, user.at(ptr));
         }
     }
-    r["models"] = resolvedModels;
+    r["models"] = userModels.resolved;
 
     Scenario s;
     s.source = source;
@@ -689,7 +329,7 @@ ResolveScenario(const json& user, const std::string& source)
             spec.store(s, ValueAt(r, spec.path));
         }
     }
-    CheckRules(s, r, userModels);
+    CheckRules(s, r, userModels.models);
     s.resolved = r;
     return s;
 }

@@ -4,6 +4,7 @@
 #include "run-outputs.h"
 #include "run-summary.h"
 #include "summary-statistics.h"
+#include "testbed-settings.h"
 
 #include "ns3/model-profile.h"
 

@@ -109,15 +109,6 @@ ValidationPlan PlanValidation(const ValidationOptions& options);
  */
 void KeepPointRuns(ValidationPlan& plan, const std::function<bool(const ValidatedPoint&)>& keep);
 
-/** Workers of the job in configuration "A" or "B". */
-int JobWorkers(const std::string& configuration);
-
-/**
- * iperf streams (-P) for a load, as the testbed's operator chose them (1 to 10: as many as
- * reach the requested load beside the job's traffic).
- */
-int IperfStreamsFor(double loadGbps);
-
 } // namespace flumen
 
 #endif
