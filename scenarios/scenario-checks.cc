@@ -48,6 +48,7 @@ KnownUnder(const std::vector<KeySpec>& keys, const std::string& prefix)
     if (prefix.empty())
     {
         names.insert("models");
+        names.insert("jobs");
     }
     std::string out;
     for (const auto& n : names)
@@ -183,9 +184,9 @@ CheckTree(const std::string& source, const json& node, const std::string& prefix
     for (auto it = node.begin(); it != node.end(); ++it)
     {
         std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
-        if (prefix.empty() && it.key() == "models")
+        if (prefix.empty() && (it.key() == "models" || it.key() == "jobs"))
         {
-            continue; // checked apart: the names below it are the user's
+            continue; // checked apart: the user's model names, the list of jobs
         }
         if (const KeySpec* spec = FindKey(keys, path))
         {

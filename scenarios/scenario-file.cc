@@ -2,6 +2,8 @@
 // column) and setting dotted keys, before the scenario is resolved.
 #include "scenario.h"
 
+#include "scenario-jobs.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -137,9 +139,40 @@ LoadScenarioFile(const std::string& path)
     return j;
 }
 
+namespace
+{
+
+// jobs.<i>.<key>: the key of an entry of `jobs`, which must exist.
+bool
+SetJobsKey(json& scenario, const std::string& key, const json& value)
+{
+    size_t index = 0;
+    std::string jobKey;
+    if (!detail::ParseJobsKey(key, index, jobKey))
+    {
+        return false;
+    }
+    const size_t jobs = scenario.contains("jobs") && scenario.at("jobs").is_array()
+                            ? scenario.at("jobs").size()
+                            : 0;
+    if (index >= jobs || !scenario.at("jobs").at(index).is_object())
+    {
+        throw ScenarioError(fmt::format("key '{}': the scenario has {} jobs (jobs[0..{}])", key,
+                                        jobs, jobs == 0 ? 0 : jobs - 1));
+    }
+    SetAtPath(scenario["jobs"][index], jobKey.substr(4), value);
+    return true;
+}
+
+} // namespace
+
 void
 SetKey(json& scenario, const std::string& key, const json& value)
 {
+    if (SetJobsKey(scenario, key, value))
+    {
+        return;
+    }
     bool isModelKey = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
     if (!FindKey(ScenarioKeys(), key) && !isModelKey)
     {
@@ -160,7 +193,10 @@ ApplyOverride(json& scenario, const std::string& assignment)
     std::string key = assignment.substr(0, eq);
     std::string text = assignment.substr(eq + 1);
     bool isModelKey = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
-    if (!FindKey(ScenarioKeys(), key) && !isModelKey)
+    size_t jobIndex = 0;
+    std::string jobKey;
+    const bool isJobsKey = detail::ParseJobsKey(key, jobIndex, jobKey);
+    if (!FindKey(ScenarioKeys(), key) && !isModelKey && !isJobsKey)
     {
         throw ScenarioError(fmt::format("--set: key '{}': unknown key (see ./flumen keys)", key));
     }
@@ -178,7 +214,10 @@ ApplyOverride(json& scenario, const std::string& assignment)
         throw ScenarioError(fmt::format(
             "--set: key '{}': expected a number a double can hold, got '{}'", key, text));
     }
-    SetAtPath(scenario, key, value);
+    if (!SetJobsKey(scenario, key, value))
+    {
+        SetAtPath(scenario, key, value);
+    }
 }
 
 } // namespace flumen

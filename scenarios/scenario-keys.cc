@@ -172,6 +172,18 @@ AddJobKeys(std::vector<KeySpec>& k)
                     "run the training job (false: cross traffic alone for "
                     "simulation.duration_s)",
                     -1e300, 1e300, Into(&Scenario::jobEnabled)));
+    k.push_back(Key("job.name", KeyType::String, "job",
+                    "the job's name in iterations.csv and the summary (each of `jobs` needs its "
+                    "own)",
+                    -1e300, 1e300, Into(&Scenario::jobName)));
+    k.push_back(Key("job.hosts", KeyType::String, "",
+                    "the job's hosts, rank 0 first (\"S0,S1,S3\"); empty = the "
+                    "configuration's (A: every host, B: every host but S2)",
+                    -1e300, 1e300, Into(&Scenario::jobHostsText)));
+    k.push_back(Key("job.start_s", KeyType::Number, 0.0,
+                    "when the job's workers begin their first iteration (an offset between "
+                    "jobs)",
+                    0, 1e5, Into(&Scenario::jobStartS), Unit::Seconds));
     k.push_back(Key("job.model", KeyType::String, "resnet50",
                     "resnet50, densenet161, vgg16, bert-large (measured on the testbed), "
                     "resnet101, densenet201, mobilenetv2 (compute scaled from a measured "
@@ -365,7 +377,7 @@ AddCrossTrafficKeys(std::vector<KeySpec>& k)
                     "when fewer would be drawn)",
                     1, 1e6, Into(&Scenario::burstMinFlows)));
     k.push_back(Key("cross_traffic.start_s", KeyType::Number, 0.0,
-                    "when the cross traffic starts (the job starts at 0)", 0, 1e6,
+                    "when the cross traffic starts (the job at job.start_s)", 0, 1e6,
                     Into(&Scenario::crossStartS), Unit::Seconds));
 }
 

@@ -2,6 +2,7 @@
 
 #include "embedded-files.h"
 #include "scenario-checks.h"
+#include "scenario-jobs.h"
 #include "scenario-models.h"
 
 #include "load-file.h"
@@ -145,8 +146,7 @@ HostList(const Scenario& s, const std::string& key, const std::string& text)
 void
 CheckCollective(const Scenario& s, const json& r)
 {
-    const auto workers
-        = static_cast<uint32_t>(ns3::StarTopologyHelper::JobHosts(s.configuration, s.hosts).size());
+    const auto workers = static_cast<uint32_t>(s.jobHosts.size());
     if (s.collective == "parameter_server" && s.psServers > workers)
     {
         Fail(s.source, "job.ps_servers",
@@ -175,9 +175,39 @@ CheckCollective(const Scenario& s, const json& r)
     }
 }
 
-// Rules between keys, checked once every key holds a valid value of its own.
+// The job's name (a column of iterations.csv) and hosts: job.hosts, else the
+// configuration's; at least two.
 void
-CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings>& userModels)
+ResolveJobHosts(Scenario& s)
+{
+    const bool plain = !s.jobName.empty() && s.jobName.size() <= 64
+                       && std::all_of(s.jobName.begin(), s.jobName.end(),
+                                      [](char c) {
+                                          return std::isalnum(static_cast<unsigned char>(c))
+                                                 || c == '-' || c == '_' || c == '.';
+                                      });
+    if (!plain)
+    {
+        Fail(s.source, "job.name",
+             fmt::format("expected 1 to 64 letters, digits, '-', '_' or '.', got \"{}\"",
+                         s.jobName));
+    }
+    s.jobHosts = s.jobHostsText.empty()
+                     ? ns3::StarTopologyHelper::JobHosts(s.configuration, s.hosts)
+                     : HostList(s, "job.hosts", s.jobHostsText);
+    if (s.jobEnabled && s.jobHosts.size() < 2)
+    {
+        Fail(s.source, "job.hosts",
+             fmt::format("expected at least 2 hosts (a collective needs two workers), got '{}'",
+                         s.jobHostsText));
+    }
+}
+
+// Rules between keys, checked once every key holds a valid value of its own. A job of `jobs`
+// (`jobView`) leaves the scenario-wide rules to the scenario: the cross traffic's files, PFC.
+void
+CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings>& userModels,
+           bool jobView)
 {
     const std::string& source = s.source;
     CheckQueue(source, s.hostQueue, "topology.host_queue");
@@ -220,11 +250,11 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
                          "no packets)",
                          s.engine));
     }
+    ResolveJobHosts(s);
     CheckCollective(s, r);
-    if (s.pfcEnabled && s.transport != "rdma")
+    if (jobView)
     {
-        Fail(source, "topology.pfc.enabled",
-             "PFC protects the RoCE class: expected job.transport \"rdma\" with it");
+        return;
     }
     LoadCrossTrafficFiles(s, s.sizeCdfFile, s.replayFile);
     // iperf paces each stream; beyond the link rate that means nothing. A flow generator may
@@ -280,22 +310,30 @@ ModelVersion(const Scenario& s)
     return kSimulationModelVersion;
 }
 
+std::vector<const Scenario*>
+Jobs(const Scenario& s)
+{
+    std::vector<const Scenario*> jobs;
+    for (const Scenario& job : s.jobs)
+    {
+        jobs.push_back(&job);
+    }
+    if (jobs.empty() && s.jobEnabled)
+    {
+        jobs.push_back(&s);
+    }
+    return jobs;
+}
+
+namespace
+{
+
+// One scenario with one job (checked by CheckTree already): defaults, the user's values,
+// the rules between keys.
 Scenario
-ResolveScenario(const json& user, const std::string& source)
+ResolveOneJob(const json& user, const std::string& source, bool jobView)
 {
     const auto& keys = ScenarioKeys();
-    if (!user.is_object())
-    {
-        throw ScenarioError(fmt::format("{}: expected a JSON object at the top level", source));
-    }
-    if (std::string bad = NotUtf8(user, ""); !bad.empty())
-    {
-        // Named with U+FFFD for the bad bytes: the message itself must stay UTF-8.
-        std::string shown = json(bad).dump(-1, ' ', false, json::error_handler_t::replace);
-        Fail(source, shown.substr(1, shown.size() - 2), "expected UTF-8 text");
-    }
-    CheckTree(source, user, "", keys);
-
     const UserModels userModels = ParseUserModels(source, user);
 
     // Defaults, then the user's values on top.
@@ -329,8 +367,51 @@ ResolveScenario(const json& user, const std::string& source)
             spec.store(s, ValueAt(r, spec.path));
         }
     }
-    CheckRules(s, r, userModels.models);
+    CheckRules(s, r, userModels.models, jobView);
     s.resolved = r;
+    return s;
+}
+
+} // namespace
+
+Scenario
+ResolveScenario(const json& user, const std::string& source)
+{
+    if (!user.is_object())
+    {
+        throw ScenarioError(fmt::format("{}: expected a JSON object at the top level", source));
+    }
+    if (std::string bad = NotUtf8(user, ""); !bad.empty())
+    {
+        // Named with U+FFFD for the bad bytes: the message itself must stay UTF-8.
+        std::string shown = json(bad).dump(-1, ' ', false, json::error_handler_t::replace);
+        Fail(source, shown.substr(1, shown.size() - 2), "expected UTF-8 text");
+    }
+    CheckTree(source, user, "", ScenarioKeys());
+    if (!user.contains("jobs"))
+    {
+        Scenario s = ResolveOneJob(user, source, false);
+        if (s.pfcEnabled && s.transport != "rdma")
+        {
+            Fail(source, "topology.pfc.enabled",
+                 "PFC protects the RoCE class: expected job.transport \"rdma\" with it");
+        }
+        return s;
+    }
+    // Several jobs: each as a scenario of its own, then the scenario as its first job's.
+    CheckJobEntries(source, user);
+    std::vector<Scenario> jobs;
+    json resolvedJobs = json::array();
+    for (size_t i = 0; i < user.at("jobs").size(); ++i)
+    {
+        jobs.push_back(
+            NameJobErrors(i, [&] { return ResolveOneJob(JobView(user, i), source, true); }));
+        resolvedJobs.push_back(jobs.back().resolved.at("job"));
+    }
+    Scenario s = NameJobErrors(0, [&] { return ResolveOneJob(JobView(user, 0), source, false); });
+    s.jobs = std::move(jobs);
+    CheckJobsTogether(s);
+    s.resolved["jobs"] = resolvedJobs;
     return s;
 }
 

@@ -58,6 +58,10 @@ struct Scenario
     std::vector<uint32_t> lossHosts; //!< its host indices (empty: every host's link)
 
     bool jobEnabled = true;
+    std::string jobName;
+    std::string jobHostsText;       //!< job.hosts as given
+    std::vector<uint32_t> jobHosts; //!< the job's host indices, rank 0 first
+    double jobStartS = 0;
     std::string modelName;
     ModelSettings model; //!< job.model's profile with the job.compute_s etc. overrides
     struct ModelOverrides
@@ -107,7 +111,18 @@ struct Scenario
     double autoMaxUtilization = 0.95; //!< engine auto: busier FIFO bottlenecks go to packet
     bool flowWholeSteps = true;       //!< flow engine: ring steps unsliced
     double progressIntervalS = 0;
+
+    /**
+     * With `jobs`: every job as a scenario of its own (this scenario's topology, cross
+     * traffic and simulation keys with that job's job keys); the job fields above are then
+     * the first job's. Empty for the single `job`.
+     */
+    std::vector<Scenario> jobs;
 };
+
+/** The scenario's training jobs: each of `jobs`, else the scenario itself (none when
+ * job.enabled is false). */
+std::vector<const Scenario*> Jobs(const Scenario& s);
 
 /**
  * Changes whenever the simulation gives different results for the same scenario (a fixed

@@ -10,9 +10,11 @@
 #include "ns3/node.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/tcp-ring-transport.h"
+#include "ns3/training-job-helper.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -146,11 +148,31 @@ FlowEngineIgnoredKeys()
     return keys;
 }
 
+namespace
+{
+
+// Whether a host runs an RDMA job: its NIC then serves RoCE and TCP/IP round robin.
+bool
+HostRunsRdma(const Scenario& s, uint32_t host)
+{
+    for (const Scenario* job : Jobs(s))
+    {
+        const auto& hosts = job->jobHosts;
+        if (job->transport == "rdma" && std::find(hosts.begin(), hosts.end(), host) != hosts.end())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
 bool
 FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& why)
 {
-    const bool roundRobin = s.jobEnabled && s.transport == "rdma"
-                            && StarTopologyHelper::Roles(s.configuration).bottleneckAtNic;
+    const StarRoles roles = StarTopologyHelper::Roles(s.configuration, s.hosts);
+    const bool roundRobin = roles.bottleneckAtNic && HostRunsRdma(s, roles.crossSource);
     const double busy = flowRun.bottleneck.utilization;
     const bool in = roundRobin || busy < s.autoMaxUtilization;
     why = fmt::format(
@@ -175,7 +197,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     {
         // Every port is one FIFO but an RDMA job's NICs, which serve RoCE and TCP/IP round
         // robin (NicQueueDisc).
-        up.push_back(m_net->AddLink(bps, !(s.jobEnabled && s.transport == "rdma")));
+        up.push_back(m_net->AddLink(bps, !HostRunsRdma(s, i)));
         down.push_back(m_net->AddLink(bps, true));
         m_ports.push_back({ StarTopologyHelper::PortName(i, true), up.back() });
         m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });
@@ -186,7 +208,6 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         m_hosts.Get(i)->AggregateObject(host);
     }
     const StarRoles roles = StarTopologyHelper::Roles(s.configuration, hosts);
-    m_jobHosts = roles.jobHosts;
     m_crossSource = roles.crossSource;
     m_crossDestination = roles.crossDestination;
     // Routes where traffic goes: each rank to the next, and the cross traffic's (all pairs
@@ -199,14 +220,18 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         r.delay = delay * 2;
         m_hosts.Get(from)->GetObject<FluidHost>()->AddRoute(m_addresses[to], r);
     };
-    // Every pair of job hosts: the ring uses its successors', other collectives their trees'.
-    for (uint32_t from : m_jobHosts)
+    // Every pair of a job's hosts: the ring uses its successors', other collectives their
+    // trees'.
+    for (const Scenario* job : Jobs(s))
     {
-        for (uint32_t to : m_jobHosts)
+        for (uint32_t from : job->jobHosts)
         {
-            if (from != to)
+            for (uint32_t to : job->jobHosts)
             {
-                route(from, to);
+                if (from != to)
+                {
+                    route(from, to);
+                }
             }
         }
     }
@@ -214,42 +239,17 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     const uint32_t b = roles.BottleneckHost();
     m_bottleneck = Port{ roles.BottleneckName(), roles.bottleneckAtNic ? up[b] : down[b] };
     m_tcpWireFactor = TcpWireFactor(s);
-
-    // Slices pipeline a ring step's hops; between flow events the rates are constant, so a whole
-    // step ends at the same time at far fewer events (flow-engine-test, docs/flow-engine.md).
-    // A tree's depth is not a ring step: its slices stay.
-    if (s.flowWholeSteps && s.collective == "ring")
-    {
-        Config::SetDefault("ns3::TrainingWorker::SliceBytes", UintegerValue(0));
-    }
-    // The ring link: a TCP ring link shares as its connections do, under the host ceiling;
-    // RoCE as one flow (DCQCN's fair share), at line rate.
-    if (s.transport == "rdma")
-    {
-        Config::SetDefault("ns3::FlowRingTransport::Weight", DoubleValue(1.0));
-        Config::SetDefault("ns3::FlowRingTransport::WireFactor",
-                           DoubleValue(RoceWireFactor(s.rdmaMtuBytes)));
-    }
-    else
-    {
-        Ptr<TcpRingTransport> tcp = CreateObject<TcpRingTransport>(); // its attributes' defaults
-        UintegerValue sockets;
-        DataRateValue ceiling;
-        tcp->GetAttribute("SocketsPerPeer", sockets);
-        tcp->GetAttribute("HostCeiling", ceiling);
-        Config::SetDefault("ns3::FlowRingTransport::Weight", DoubleValue(sockets.Get()));
-        Config::SetDefault("ns3::FlowRingTransport::HostCeiling", ceiling);
-        Config::SetDefault("ns3::FlowRingTransport::WireFactor", DoubleValue(m_tcpWireFactor));
-    }
+    m_roceWireFactor = RoceWireFactor(s.rdmaMtuBytes);
+    m_wholeSteps = s.flowWholeSteps;
 }
 
 FlowNetwork::~FlowNetwork() = default;
 
 NodeContainer
-FlowNetwork::JobNodes() const
+FlowNetwork::Nodes(const std::vector<uint32_t>& hosts) const
 {
     NodeContainer nodes;
-    for (uint32_t h : m_jobHosts)
+    for (uint32_t h : hosts)
     {
         nodes.Add(m_hosts.Get(h));
     }
@@ -257,20 +257,43 @@ FlowNetwork::JobNodes() const
 }
 
 std::vector<Ipv4Address>
-FlowNetwork::JobAddresses() const
+FlowNetwork::Addresses(const std::vector<uint32_t>& hosts) const
 {
     std::vector<Ipv4Address> addresses;
-    for (uint32_t h : m_jobHosts)
+    for (uint32_t h : hosts)
     {
         addresses.push_back(m_addresses[h]);
     }
     return addresses;
 }
 
-std::string
-FlowNetwork::RingTransport(const std::string&) const
+void
+FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) const
 {
-    return "ns3::FlowRingTransport";
+    helper.SetTransport("ns3::FlowRingTransport");
+    // Slices pipeline a ring step's hops; between flow events the rates are constant, so a
+    // whole step ends at the same time at far fewer events (flow-engine-test,
+    // docs/flow-engine.md). A tree's depth is not a ring step: its slices stay.
+    if (m_wholeSteps && job.collective == "ring")
+    {
+        helper.SetWorkerAttribute("SliceBytes", UintegerValue(0));
+    }
+    // The link: a TCP link shares as its connections do, under the host ceiling; RoCE as one
+    // flow (DCQCN's fair share), at line rate.
+    if (job.transport == "rdma")
+    {
+        helper.SetTransportAttribute("Weight", DoubleValue(1.0));
+        helper.SetTransportAttribute("WireFactor", DoubleValue(m_roceWireFactor));
+        return;
+    }
+    Ptr<TcpRingTransport> tcp = CreateObject<TcpRingTransport>(); // its attributes' defaults
+    UintegerValue sockets;
+    DataRateValue ceiling;
+    tcp->GetAttribute("SocketsPerPeer", sockets);
+    tcp->GetAttribute("HostCeiling", ceiling);
+    helper.SetTransportAttribute("Weight", DoubleValue(sockets.Get()));
+    helper.SetTransportAttribute("HostCeiling", ceiling);
+    helper.SetTransportAttribute("WireFactor", DoubleValue(m_tcpWireFactor));
 }
 
 CrossTraffic

@@ -31,9 +31,9 @@ class FlowNetwork : public Network
     explicit FlowNetwork(const Scenario& scenario);
     ~FlowNetwork() override;
 
-    ns3::NodeContainer JobNodes() const override;
-    std::vector<ns3::Ipv4Address> JobAddresses() const override;
-    std::string RingTransport(const std::string& transport) const override;
+    ns3::NodeContainer Nodes(const std::vector<uint32_t>& hosts) const override;
+    std::vector<ns3::Ipv4Address> Addresses(const std::vector<uint32_t>& hosts) const override;
+    void SetJobTransport(ns3::TrainingJobHelper& helper, const Scenario& job) const override;
     CrossTraffic InstallIperf(double gbps, uint32_t streams, ns3::Time start,
                               ns3::Time stop) override;
     CrossTraffic InstallFlows(ns3::Ptr<ns3::FlowSchedule> schedule, ns3::Time start,
@@ -69,10 +69,11 @@ class FlowNetwork : public Network
     ns3::Ptr<ns3::FluidNetwork> m_net;
     ns3::NodeContainer m_hosts;
     std::vector<ns3::Ipv4Address> m_addresses;
-    std::vector<uint32_t> m_jobHosts;
     uint32_t m_crossSource = 0;
     uint32_t m_crossDestination = 0;
     double m_tcpWireFactor = 1;
+    double m_roceWireFactor = 1;
+    bool m_wholeSteps = false; //!< simulation.flow_whole_steps
     Port m_bottleneck;
     std::vector<Port> m_ports; //!< per host: its NIC's egress, then the ToR's port towards it
     double m_windowStartS = 0;

@@ -11,6 +11,23 @@ namespace flumen
 
 using namespace ns3;
 
+uint64_t
+MeasuredJob::Bytes() const
+{
+    uint64_t b = 0;
+    for (uint32_t r = 0; r < job.channels.size(); ++r)
+    {
+        b += job.BytesReceived(r);
+    }
+    return b;
+}
+
+bool
+MeasuredJob::Done() const
+{
+    return iterationsDone >= workers * spec->iterations;
+}
+
 Measurement::Measurement(const Scenario& scenario, Network& network, std::ostream* progress,
                          Clock::time_point wallStart)
     : m_scenario(scenario), m_network(network),
@@ -20,17 +37,21 @@ Measurement::Measurement(const Scenario& scenario, Network& network, std::ostrea
 }
 
 void
-Measurement::WatchJob(const TrainingJob& job)
+Measurement::WatchJob(const Scenario& spec, const TrainingJob& job)
 {
-    m_job = job;
-    m_workers = job.workers.GetN();
+    const size_t index = m_jobs.size();
+    MeasuredJob m;
+    m.spec = &spec;
+    m.job = job;
+    m.workers = job.workers.GetN();
+    m_jobs.push_back(m);
     for (uint32_t i = 0; i < job.workers.GetN(); ++i)
     {
         job.workers.Get(i)->TraceConnectWithoutContext(
-            "IterationStart", MakeCallback(&Measurement::OnIterationStart, this));
+            "IterationStart", MakeCallback(&Measurement::OnIterationStart, this, index));
     }
-    job.recorder->SetIterationCallback(MakeCallback(&Measurement::OnIteration, this));
-    job.recorder->SetAllFinishedCallback(MakeCallback(&Measurement::Stop, this));
+    job.recorder->SetIterationCallback(MakeCallback(&Measurement::OnIteration, this, index));
+    job.recorder->SetAllFinishedCallback(MakeCallback(&Measurement::OnJobFinished, this, index));
 }
 
 void
@@ -43,10 +64,18 @@ void
 Measurement::Schedule()
 {
     const Scenario& s = m_scenario;
-    if (!s.jobEnabled || s.warmupIterations == 0)
+    if (m_jobs.empty())
     {
-        Simulator::Schedule(s.jobEnabled ? Seconds(0) : Seconds(s.crossStartS),
-                            &Measurement::OpenWindow, this);
+        Simulator::Schedule(Seconds(s.crossStartS), &Measurement::OpenWindow, this);
+    }
+    for (size_t j = 0; j < m_jobs.size(); ++j)
+    {
+        // Without a warm-up a job's window opens as it starts (the first one's: the run's).
+        if (m_jobs[j].spec->warmupIterations == 0)
+        {
+            Simulator::Schedule(Seconds(m_jobs[j].spec->jobStartS), &Measurement::OpenJobWindow,
+                                this, j);
+        }
     }
     if (m_progress)
     {
@@ -57,16 +86,16 @@ Measurement::Schedule()
 void
 Measurement::KeepRunningAfterTheJob()
 {
-    if (m_job.recorder)
+    for (auto& m : m_jobs)
     {
-        m_job.recorder->SetAllFinishedCallback(MakeNullCallback<void>());
+        m.job.recorder->SetAllFinishedCallback(MakeNullCallback<void>());
     }
 }
 
 void
 Measurement::CloseWindow()
 {
-    // A job cut before any worker began a measured iteration never opened the window: the
+    // A job cut before any worker began a measured iteration never opened its window: its
     // rates are then measured over the whole run, warm-up included, rather than over an
     // empty window (the monitors have recorded since the start).
     if (!m_windowOpen)
@@ -75,31 +104,39 @@ Measurement::CloseWindow()
         m_windowOpen = true;
         m_windowStart = Seconds(0);
         m_crossBytesAtWindow = 0;
-        m_jobBytesAtWindow = 0;
     }
+    for (auto& m : m_jobs)
+    {
+        if (!m.finished)
+        {
+            m.windowEnd = Simulator::Now();
+        }
+        if (!m.windowOpen)
+        {
+            m.windowOpen = true;
+            m.windowStart = Seconds(0);
+            m.bytesAtWindow = 0;
+        }
+    }
+}
+
+bool
+Measurement::AllJobsDone() const
+{
+    for (const auto& m : m_jobs)
+    {
+        if (!m.Done())
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 uint64_t
 Measurement::CrossBytesInWindow() const
 {
     return m_cross ? m_cross->bytesReceived() - m_crossBytesAtWindow : 0;
-}
-
-uint64_t
-Measurement::JobBytesInWindow() const
-{
-    return JobBytes() - m_jobBytesAtWindow;
-}
-
-uint64_t
-Measurement::JobBytes() const
-{
-    uint64_t b = 0;
-    for (uint32_t r = 0; r < m_job.channels.size(); ++r)
-    {
-        b += m_job.BytesReceived(r);
-    }
-    return b;
 }
 
 void
@@ -109,37 +146,61 @@ Measurement::OpenWindow()
     m_windowStart = Simulator::Now();
     m_network.ResetPortCounters();
     m_crossBytesAtWindow = m_cross ? m_cross->bytesReceived() : 0;
-    m_jobBytesAtWindow = JobBytes();
 }
 
 void
-Measurement::OnIterationStart(uint32_t rank, uint32_t iteration, Time at)
+Measurement::OpenJobWindow(size_t job)
 {
+    MeasuredJob& m = m_jobs[job];
+    if (m.windowOpen)
+    {
+        return;
+    }
+    m.windowOpen = true;
+    m.windowStart = Simulator::Now();
+    // The run's window opens with the first job's.
+    if (!m_windowOpen)
+    {
+        OpenWindow();
+    }
+    m.bytesAtWindow = m.Bytes();
+}
+
+void
+Measurement::OnIterationStart(size_t job, uint32_t rank, uint32_t iteration, Time at)
+{
+    MeasuredJob& m = m_jobs[job];
     if (iteration == 0)
     {
-        m_firstStart[rank] = at;
+        m.firstStart[rank] = at;
     }
-    if (iteration == m_scenario.warmupIterations)
+    if (iteration == m.spec->warmupIterations)
     {
-        m_measuredStart[rank] = at;
-        // The window opens when the first worker begins its first measured iteration.
-        if (!m_windowOpen)
-        {
-            OpenWindow();
-        }
+        m.measuredStart[rank] = at;
+        // A job's window opens when its first worker begins its first measured iteration.
+        OpenJobWindow(job);
     }
 }
 
 void
-Measurement::Stop()
+Measurement::OnJobFinished(size_t job)
 {
+    m_jobs[job].finished = true;
+    m_jobs[job].windowEnd = Simulator::Now();
+    for (const auto& m : m_jobs)
+    {
+        if (!m.finished)
+        {
+            return;
+        }
+    }
     Simulator::Stop();
 }
 
 void
-Measurement::OnIteration(const IterationRecord&)
+Measurement::OnIteration(size_t job, const IterationRecord&)
 {
-    ++m_iterationsDone;
+    ++m_jobs[job].iterationsDone;
 }
 
 void
@@ -152,13 +213,17 @@ Measurement::Progress()
         m_lastProgress = now;
         double wall = std::chrono::duration<double>(now - m_wallStart).count();
         double sim = Simulator::Now().GetSeconds();
-        std::string its = m_workers
-                              ? fmt::format("iterations {}/{} per worker",
-                                            m_iterationsDone / m_workers, m_scenario.iterations)
-                              : std::string("cross traffic only");
+        std::string its;
+        for (const auto& m : m_jobs)
+        {
+            its += fmt::format("{}iterations {}{}/{} per worker", its.empty() ? "" : ", ",
+                               m_jobs.size() > 1 ? m.spec->jobName + " " : "",
+                               m.iterationsDone / std::max(1u, m.workers), m.spec->iterations);
+        }
         *m_progress << fmt::format("[flumen] simulated {:.4f} s | {} | wall {:.1f} s "
                                    "({:.0f}x real time)\n",
-                                   sim, its, wall, sim > 0 ? wall / sim : 0.0)
+                                   sim, its.empty() ? "cross traffic only" : its, wall,
+                                   sim > 0 ? wall / sim : 0.0)
                     << std::flush;
     }
     Simulator::Schedule(MilliSeconds(1), &Measurement::Progress, this);

@@ -24,7 +24,8 @@
 namespace ns3
 {
 struct StarTopology;
-}
+class TrainingJobHelper;
+} // namespace ns3
 
 namespace flumen
 {
@@ -63,11 +64,11 @@ class Network
   public:
     virtual ~Network() = default;
 
-    /** The job's hosts, rank 0 first, and their addresses. */
-    virtual ns3::NodeContainer JobNodes() const = 0;
-    virtual std::vector<ns3::Ipv4Address> JobAddresses() const = 0;
-    /** TypeId name of the ring transport this network carries ("tcp" or "rdma" job). */
-    virtual std::string RingTransport(const std::string& transport) const = 0;
+    /** These hosts (indices), in order, and their addresses. */
+    virtual ns3::NodeContainer Nodes(const std::vector<uint32_t>& hosts) const = 0;
+    virtual std::vector<ns3::Ipv4Address> Addresses(const std::vector<uint32_t>& hosts) const = 0;
+    /** Sets the transport (type and attributes) this network carries a job's collective on. */
+    virtual void SetJobTransport(ns3::TrainingJobHelper& helper, const Scenario& job) const = 0;
 
     /** iperf: `streams` paced TCP streams of `gbps` in total, from the cross source. */
     virtual CrossTraffic InstallIperf(double gbps, uint32_t streams, ns3::Time start,

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace flumen
@@ -61,7 +62,10 @@ BuildStar(const Scenario& s)
     topo.mtu = static_cast<uint16_t>(s.mtuBytes);
     topo.hostQueue = s.hostQueue;
     topo.switchQueue = s.switchQueue;
-    topo.rdmaNic = s.jobEnabled && s.transport == "rdma";
+    // An RDMA job anywhere: every host's NIC arbitrates RDMA and TCP/IP (NicQueueDisc).
+    const auto jobs = Jobs(s);
+    topo.rdmaNic = std::any_of(jobs.begin(), jobs.end(),
+                               [](const Scenario* job) { return job->transport == "rdma"; });
     topo.pfc = s.pfcEnabled;
     topo.lossRate = s.lossPercent / 100.0;
     topo.lossHosts = s.lossHosts;
@@ -98,10 +102,10 @@ TcpIpHeaderBytes(bool timestamps)
 PacketNetwork::PacketNetwork(const Scenario& scenario) : m_topology(BuildStar(scenario)) {}
 
 NodeContainer
-PacketNetwork::JobNodes() const
+PacketNetwork::Nodes(const std::vector<uint32_t>& hosts) const
 {
     NodeContainer nodes;
-    for (uint32_t h : m_topology.jobHosts)
+    for (uint32_t h : hosts)
     {
         nodes.Add(m_topology.hosts.Get(h));
     }
@@ -109,20 +113,21 @@ PacketNetwork::JobNodes() const
 }
 
 std::vector<Ipv4Address>
-PacketNetwork::JobAddresses() const
+PacketNetwork::Addresses(const std::vector<uint32_t>& hosts) const
 {
     std::vector<Ipv4Address> addresses;
-    for (uint32_t h : m_topology.jobHosts)
+    for (uint32_t h : hosts)
     {
         addresses.push_back(m_topology.hostAddresses[h]);
     }
     return addresses;
 }
 
-std::string
-PacketNetwork::RingTransport(const std::string& transport) const
+void
+PacketNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) const
 {
-    return transport == "rdma" ? "ns3::RdmaRingTransport" : "ns3::TcpRingTransport";
+    helper.SetTransport(job.transport == "rdma" ? "ns3::RdmaRingTransport"
+                                                : "ns3::TcpRingTransport");
 }
 
 CrossTraffic
@@ -180,24 +185,32 @@ PacketNetwork::Observe(const Scenario& s)
         // The ring's TCP channels listen on 45000 + channel: their data goes there and their
         // ACKs come from there. RoCE (the RDMA transport) is UDP port 4791 both ways.
         std::set<uint16_t> jobPorts{ RoceHeader::kUdpPort };
-        TrainingJobHelper job;
-        job.SetChannels(s.ncclChannels);
-        job.SetCollective(s.collective, s.psServers);
-        for (uint16_t port : job.TcpPorts(static_cast<uint32_t>(t.jobHosts.size())))
+        for (const Scenario* job : Jobs(s))
         {
-            jobPorts.insert(port);
+            TrainingJobHelper helper;
+            helper.SetChannels(job->ncclChannels);
+            helper.SetCollective(job->collective, job->psServers);
+            for (uint16_t port : helper.TcpPorts(static_cast<uint32_t>(job->jobHosts.size())))
+            {
+                jobPorts.insert(port);
+            }
         }
         m_series->SetJobPorts(jobPorts);
         m_series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
-        // Each job host's egress carries its ring hop (and, in configuration A, S0's iperf,
-        // which the job ports tell apart). Other collectives have no hops to name.
-        for (uint32_t h : s.collective == "ring" ? t.jobHosts : std::vector<uint32_t>{})
+        // Each ring job host's egress carries its ring hop (and, in configuration A, S0's
+        // iperf, which the job ports tell apart). Other collectives have no hops to name.
+        for (const Scenario* job : Jobs(s))
         {
-            Ptr<LinkTimeSeries> hop = CreateObject<LinkTimeSeries>();
-            hop->SetAttribute("BinWidth", TimeValue(NanoSeconds(std::llround(s.linkBinUs * 1e3))));
-            hop->SetJobPorts(jobPorts);
-            hop->Attach(t.hostQueueDiscs[h], t.hostDevices.Get(h));
-            m_hops.push_back(hop);
+            const auto& ranks = job->jobHosts;
+            for (size_t r = 0; r < ranks.size() && job->collective == "ring"; ++r)
+            {
+                Ptr<LinkTimeSeries> hop = CreateObject<LinkTimeSeries>();
+                hop->SetAttribute("BinWidth",
+                                  TimeValue(NanoSeconds(std::llround(s.linkBinUs * 1e3))));
+                hop->SetJobPorts(jobPorts);
+                hop->Attach(t.hostQueueDiscs[ranks[r]], t.hostDevices.Get(ranks[r]));
+                m_hops.push_back({ ranks[r], ranks[(r + 1) % ranks.size()], hop });
+            }
         }
     }
     const DataRate rate = t.config.linkRate;
@@ -277,14 +290,13 @@ std::vector<RingHopSeries>
 PacketNetwork::RingHops() const
 {
     std::vector<RingHopSeries> hops;
-    const auto& ranks = m_topology.jobHosts;
-    for (size_t r = 0; r < m_hops.size(); ++r)
+    for (const RingHop& hop : m_hops)
     {
         RingHopSeries h;
-        h.from = StarTopologyHelper::HostName(ranks[r]);
-        h.to = StarTopologyHelper::HostName(ranks[(r + 1) % ranks.size()]);
-        h.binS = m_hops[r]->GetBinWidth().GetSeconds();
-        for (const auto& bin : m_hops[r]->GetBins())
+        h.from = StarTopologyHelper::HostName(hop.from);
+        h.to = StarTopologyHelper::HostName(hop.to);
+        h.binS = hop.series->GetBinWidth().GetSeconds();
+        for (const auto& bin : hop.series->GetBins())
         {
             h.jobBytes.push_back(bin.jobBytes);
         }

@@ -19,9 +19,9 @@ class PacketNetwork : public Network
     /** Sets ns-3's TCP defaults from the scenario and builds the star. */
     explicit PacketNetwork(const Scenario& scenario);
 
-    ns3::NodeContainer JobNodes() const override;
-    std::vector<ns3::Ipv4Address> JobAddresses() const override;
-    std::string RingTransport(const std::string& transport) const override;
+    ns3::NodeContainer Nodes(const std::vector<uint32_t>& hosts) const override;
+    std::vector<ns3::Ipv4Address> Addresses(const std::vector<uint32_t>& hosts) const override;
+    void SetJobTransport(ns3::TrainingJobHelper& helper, const Scenario& job) const override;
     CrossTraffic InstallIperf(double gbps, uint32_t streams, ns3::Time start,
                               ns3::Time stop) override;
     CrossTraffic InstallFlows(ns3::Ptr<ns3::FlowSchedule> schedule, ns3::Time start,
@@ -41,8 +41,14 @@ class PacketNetwork : public Network
   private:
     ns3::StarTopology m_topology;
     ns3::Ptr<ns3::LinkTimeSeries> m_series;
-    /** Per job rank: its host's egress, the ring hop towards the next rank. */
-    std::vector<ns3::Ptr<ns3::LinkTimeSeries>> m_hops;
+    /** Per rank of each ring job: its host's egress, the hop towards the next rank. */
+    struct RingHop
+    {
+        uint32_t from;
+        uint32_t to;
+        ns3::Ptr<ns3::LinkTimeSeries> series;
+    };
+    std::vector<RingHop> m_hops;
     ns3::Ptr<ns3::QueueMonitor> m_bottleneck;
     /** Per host: its NIC's egress, then the ToR's port towards it. */
     std::vector<std::pair<std::string, ns3::Ptr<ns3::QueueMonitor>>> m_ports;

@@ -46,36 +46,50 @@ PrepareSimulator(const Scenario& s)
     ApplyAttributeKeys(s.resolved);
 }
 
-// The ring all-reduce job on the network's job hosts, over the network's ring transport.
+// A training job on its hosts, over the network's transport for it. Random streams: the
+// first job's from 100 (as a one-job run), the others' from 10000 on, apart from the cross
+// traffic's (1000) and the loss draws' (2000).
 TrainingJob
-InstallTrainingJob(const Scenario& s, const Network& network)
+InstallTrainingJob(const Scenario& job, const Network& network, int64_t& stream)
 {
     TrainingJobHelper helper;
-    helper.SetModel(s.model);
-    helper.SetIterations(s.iterations);
-    helper.SetChannels(s.ncclChannels);
-    helper.SetCollective(s.collective, s.psServers);
-    helper.SetTransport(network.RingTransport(s.transport));
-    TrainingJob job = helper.Install(network.JobNodes(), network.JobAddresses());
-    TrainingJobHelper::AssignStreams(job, 100);
-    return job;
+    helper.SetModel(job.model);
+    helper.SetIterations(job.iterations);
+    helper.SetChannels(job.ncclChannels);
+    helper.SetCollective(job.collective, job.psServers);
+    network.SetJobTransport(helper, job);
+    TrainingJob installed = helper.Install(network.Nodes(job.jobHosts),
+                                           network.Addresses(job.jobHosts), Seconds(job.jobStartS));
+    stream += TrainingJobHelper::AssignStreams(installed, stream);
+    stream = std::max<int64_t>(stream, 10000);
+    return installed;
 }
 
 [[noreturn]] void
-FailUnfinished(const Scenario& s, const Measurement& m, const TrainingJob& job)
+FailUnfinished(const Scenario& s, const Measurement& m)
 {
-    std::string ranks;
-    for (uint32_t r = 0; r < job.channels.size(); ++r)
+    std::string what;
+    for (const MeasuredJob& job : m.Jobs())
     {
-        ranks += fmt::format("; rank {} sent {} B, received {} B", r, job.BytesSent(r),
-                             job.BytesReceived(r));
+        if (job.Done())
+        {
+            continue;
+        }
+        std::string ranks;
+        for (uint32_t r = 0; r < job.job.channels.size(); ++r)
+        {
+            ranks += fmt::format("; rank {} sent {} B, received {} B", r, job.job.BytesSent(r),
+                                 job.job.BytesReceived(r));
+        }
+        what += fmt::format("{}{} finished {} of {} iterations{}", what.empty() ? "" : "; ",
+                            m.Jobs().size() > 1 ? "job " + job.spec->jobName : "the job",
+                            job.iterationsDone / std::max(1u, job.workers), job.spec->iterations,
+                            ranks);
     }
-    const uint32_t done = m.IterationsDone() / std::max(1u, m.Workers());
     Simulator::Destroy();
-    throw RunError(
-        fmt::format("{}: the job finished {} of {} iterations before simulation.max_time_s = {} s; "
-                    "raise simulation.max_time_s or lower job.iterations{}",
-                    s.source, done, s.iterations, s.maxTimeS, ranks));
+    throw RunError(fmt::format("{}: {} before simulation.max_time_s = {} s; raise "
+                               "simulation.max_time_s or lower job.iterations",
+                               s.source, what, s.maxTimeS));
 }
 
 // One run in one engine (packet or flow).
@@ -88,11 +102,12 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
     PrepareSimulator(s);
     std::unique_ptr<Network> network = BuildNetwork(s);
     Measurement measurement(s, *network, options.progress, wallStart);
-    TrainingJob job;
-    if (s.jobEnabled)
+    std::vector<TrainingJob> jobs;
+    int64_t stream = 100;
+    for (const Scenario* job : Jobs(s))
     {
-        job = InstallTrainingJob(s, *network);
-        measurement.WatchJob(job);
+        jobs.push_back(InstallTrainingJob(*job, *network, stream));
+        measurement.WatchJob(*job, jobs.back());
     }
     std::optional<CrossTraffic> cross = InstallCrossTraffic(s, *network);
     measurement.WatchCrossTraffic(cross);
@@ -109,7 +124,12 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
     measurement.Schedule();
     if (options.beforeRun)
     {
-        options.beforeRun({ network->Topology(), s.jobEnabled ? &job : nullptr });
+        SimulationHandles handles{ network->Topology(), jobs.empty() ? nullptr : &jobs[0], {} };
+        for (const TrainingJob& job : jobs)
+        {
+            handles.jobs.push_back(&job);
+        }
+        options.beforeRun(handles);
     }
 
     // Run: until the job is done (or the time limit), or for a fixed duration.
@@ -126,16 +146,15 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
     Simulator::Run();
 
     // Summarise.
-    const bool jobUnfinished
-        = !fixed && s.jobEnabled
-          && measurement.IterationsDone() < measurement.Workers() * s.iterations;
+    const bool jobUnfinished = !fixed && !measurement.AllJobsDone();
     if (jobUnfinished && !s.reportUnfinished)
     {
-        FailUnfinished(s, measurement, job);
+        FailUnfinished(s, measurement);
     }
     measurement.CloseWindow();
-    FinishedRun finished{ s,     *network, measurement,   job,
-                          cross, fixed,    jobUnfinished, Simulator::Now().GetSeconds() };
+    FinishedRun finished{
+        s, *network, measurement, cross, fixed, jobUnfinished, Simulator::Now().GetSeconds()
+    };
     RunOutput out = Summarise(finished);
     out.summary.wallTimeS
         = std::chrono::duration<double>(Measurement::Clock::now() - wallStart).count();

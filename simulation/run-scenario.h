@@ -32,7 +32,8 @@ class RunError : public std::runtime_error
 struct SimulationHandles
 {
     const ns3::StarTopology* topology = nullptr; //!< nullptr for a non-packet network
-    const ns3::TrainingJob* job = nullptr;       //!< nullptr when job.enabled is false
+    const ns3::TrainingJob* job = nullptr;       //!< the first job (nullptr: none)
+    std::vector<const ns3::TrainingJob*> jobs;   //!< every job, in the scenario's order
 };
 
 struct RunOptions

@@ -24,10 +24,10 @@ namespace
 {
 
 std::vector<IterationRow>
-IterationRows(const FinishedRun& run)
+IterationRows(const MeasuredJob& job)
 {
     std::vector<IterationRow> rows;
-    for (const auto& r : run.job.recorder->GetRecords())
+    for (const auto& r : job.job.recorder->GetRecords())
     {
         IterationRow row;
         row.iteration = r.iteration;
@@ -38,7 +38,8 @@ IterationRows(const FinishedRun& run)
         row.backwardS = (r.backwardEnd - r.forwardEnd).GetSeconds();
         row.waitS = r.Waiting().GetSeconds();
         row.stepS = (r.end - r.StepStart()).GetSeconds();
-        row.warmup = r.iteration < run.scenario.warmupIterations;
+        row.warmup = r.iteration < job.spec->warmupIterations;
+        row.job = job.spec->jobName;
         rows.push_back(row);
     }
     std::sort(rows.begin(), rows.end(),
@@ -52,13 +53,12 @@ IterationRows(const FinishedRun& run)
 // back to back. A rank still in its warm-up only bounds the mean over all its iterations,
 // warm-up included: approximate for the measured ones.
 UnfinishedJob
-LowerBound(const FinishedRun& run)
+LowerBound(const MeasuredJob& job, double simulatedS)
 {
-    const Scenario& s = run.scenario;
-    const Measurement& m = run.measurement;
+    const Scenario& s = *job.spec;
     const uint32_t measured = s.iterations - s.warmupIterations;
     std::map<uint32_t, std::pair<uint32_t, double>> done; // rank: measured count, sum
-    for (const auto& r : run.job.recorder->GetRecords())
+    for (const auto& r : job.job.recorder->GetRecords())
     {
         if (r.iteration >= s.warmupIterations)
         {
@@ -68,25 +68,25 @@ LowerBound(const FinishedRun& run)
     }
     UnfinishedJob u;
     double bound = 0;
-    for (uint32_t rank = 0; rank < m.Workers(); ++rank)
+    for (uint32_t rank = 0; rank < job.workers; ++rank)
     {
         if (done[rank].first == measured)
         {
             bound += done[rank].second / measured;
         }
-        else if (m.MeasuredStart().count(rank))
+        else if (job.measuredStart.count(rank))
         {
-            bound += (run.simulatedS - m.MeasuredStart().at(rank).GetSeconds()) / measured;
+            bound += (simulatedS - job.measuredStart.at(rank).GetSeconds()) / measured;
         }
         else
         {
             u.strict = false;
-            double start = m.FirstStart().count(rank) ? m.FirstStart().at(rank).GetSeconds() : 0.0;
-            bound += (run.simulatedS - start) / s.iterations;
+            double start = job.firstStart.count(rank) ? job.firstStart.at(rank).GetSeconds() : 0.0;
+            bound += (simulatedS - start) / s.iterations;
         }
     }
-    u.iterationsCompleted = m.IterationsDone() / std::max(1u, m.Workers());
-    u.lowerBoundS = bound / std::max(1u, m.Workers());
+    u.iterationsCompleted = job.iterationsDone / std::max(1u, job.workers);
+    u.lowerBoundS = bound / std::max(1u, job.workers);
     return u;
 }
 
@@ -110,10 +110,8 @@ BusiestWorkerBytes(const Scenario& s, uint32_t workers)
 }
 
 ModelSummary
-Model(const FinishedRun& run)
+Model(const Scenario& s, uint32_t workers)
 {
-    const Scenario& s = run.scenario;
-    const uint32_t workers = run.measurement.Workers();
     // No-contention estimate: compute plus the busiest worker's collective bytes (with
     // headers) at line rate. A yardstick for the slowdown, not a model.
     const bool rdma = s.transport == "rdma";
@@ -160,23 +158,84 @@ Phases(const std::vector<IterationRow>& rows)
     return PhaseSummary{ p.forward / n, p.backward / n, p.wait / n, p.step / n };
 }
 
-RdmaSummary
+// Every RDMA job's transports, summed; nothing without one (or at flow level).
+std::optional<RdmaSummary>
 Rdma(const FinishedRun& run)
 {
     RdmaSummary r;
-    for (const auto& channels : run.job.channels)
+    bool any = false;
+    for (const MeasuredJob& job : run.measurement.Jobs())
     {
-        for (const auto& t : channels)
+        for (const auto& channels : job.job.channels)
         {
-            Ptr<RdmaRingTransport> q = DynamicCast<RdmaRingTransport>(t);
-            r.cnps += q->GetCnpsSent();
-            r.naks += q->GetNaksSent();
-            r.timeouts += q->GetTimeouts();
-            r.packetsRetransmitted += q->GetPacketsRetransmitted();
+            for (const auto& t : channels)
+            {
+                if (Ptr<RdmaRingTransport> q = DynamicCast<RdmaRingTransport>(t))
+                {
+                    any = true;
+                    r.cnps += q->GetCnpsSent();
+                    r.naks += q->GetNaksSent();
+                    r.timeouts += q->GetTimeouts();
+                    r.packetsRetransmitted += q->GetPacketsRetransmitted();
+                }
+            }
         }
     }
     r.pfcPauses = run.network.PfcPauses();
-    return r;
+    return any ? std::optional<RdmaSummary>(r) : std::nullopt;
+}
+
+// One job over its own window; its rows go to `rows`.
+JobSummary
+SummariseJob(const FinishedRun& run, const MeasuredJob& m, std::vector<IterationRow>& rows)
+{
+    const Scenario& s = *m.spec;
+    JobSummary j;
+    j.name = s.jobName;
+    for (uint32_t h : s.jobHosts)
+    {
+        j.hosts.push_back(StarTopologyHelper::HostName(h));
+    }
+    j.transport = s.transport;
+    j.collective = s.collective;
+    j.startS = s.jobStartS;
+    j.windowStartS = m.windowStart.GetSeconds();
+    j.windowEndS = m.windowEnd.GetSeconds();
+    const std::vector<IterationRow> own = IterationRows(m);
+    std::vector<double> durations;
+    for (const auto& row : own)
+    {
+        if (!row.warmup)
+        {
+            durations.push_back(row.DurationS());
+        }
+    }
+    j.iterations = s.iterations - s.warmupIterations;
+    j.warmupIterations = s.warmupIterations;
+    j.workers = m.workers;
+    j.iterationTimeS = Summarize(durations);
+    if (!run.fixedDuration)
+    {
+        j.jobFinished = m.Done();
+        if (!m.Done())
+        {
+            j.unfinished = LowerBound(m, run.simulatedS);
+        }
+    }
+    j.model = Model(s, m.workers);
+    const double window = j.windowEndS - j.windowStartS;
+    if (m.workers > 0 && window > 0)
+    {
+        j.dlGoodputGbps = m.BytesInWindow() * 8.0 / window / 1e9 / m.workers;
+    }
+    j.phasesS = Phases(own);
+    j.allReducesPerIteration
+        = m.job.workers.GetN() > 0
+              ? DynamicCast<TrainingWorker>(m.job.workers.Get(0))->GetAllReducesDone()
+                    / static_cast<double>(s.iterations)
+              : 0.0;
+    rows.insert(rows.end(), own.begin(), own.end());
+    return j;
 }
 
 // The cross traffic over the window; `flows` receives every flow started.
@@ -260,17 +319,9 @@ Summarise(const FinishedRun& run)
     const double window = run.simulatedS - m.WindowStart().GetSeconds();
     RunOutput out;
     RunSummary& sm = out.summary;
-    std::vector<double> durations;
-    if (s.jobEnabled)
+    for (const MeasuredJob& job : m.Jobs())
     {
-        out.rows = IterationRows(run);
-        for (const auto& row : out.rows)
-        {
-            if (!row.warmup)
-            {
-                durations.push_back(row.DurationS());
-            }
-        }
+        sm.jobs.push_back(SummariseJob(run, job, out.rows));
     }
     sm.name = s.name;
     sm.engine = s.engine;
@@ -278,37 +329,14 @@ Summarise(const FinishedRun& run)
     {
         sm.engineIgnores = FlowEngineIgnoredKeys();
     }
-    sm.iterations = s.jobEnabled ? s.iterations - s.warmupIterations : 0;
-    sm.warmupIterations = s.jobEnabled ? s.warmupIterations : 0;
-    sm.workers = m.Workers();
-    sm.iterationTimeS = Summarize(durations);
-    if (s.jobEnabled && !run.fixedDuration)
+    // The run's job figures are its first job's.
+    static_cast<JobFigures&>(sm) = sm.jobs.empty() ? JobFigures{} : sm.jobs.front();
+    if (sm.jobs.empty())
     {
-        sm.jobFinished = !run.jobUnfinished;
-    }
-    if (run.jobUnfinished)
-    {
-        sm.unfinished = LowerBound(run);
-    }
-    if (s.jobEnabled)
-    {
-        sm.model = Model(run);
+        sm.iterationTimeS = Summarize({});
     }
     sm.crossTraffic = Cross(run, window, out.flows);
-    if (m.Workers() > 0 && window > 0)
-    {
-        sm.dlGoodputGbps = m.JobBytesInWindow() * 8.0 / window / 1e9 / m.Workers();
-    }
-    if (s.jobEnabled)
-    {
-        sm.phasesS = Phases(out.rows);
-        sm.allReducesPerIteration
-            = run.job.workers.GetN() > 0
-                  ? DynamicCast<TrainingWorker>(run.job.workers.Get(0))->GetAllReducesDone()
-                        / static_cast<double>(s.iterations)
-                  : 0.0;
-    }
-    if (s.jobEnabled && s.transport == "rdma" && s.engine == "packet")
+    if (s.engine == "packet")
     {
         sm.rdma = Rdma(run);
     }

@@ -17,7 +17,6 @@ struct FinishedRun
     const Scenario& scenario;
     const Network& network;
     const Measurement& measurement;
-    const ns3::TrainingJob& job; //!< empty when job.enabled is false
     const std::optional<CrossTraffic>& cross;
     bool fixedDuration = false; //!< RunOptions::fixedDurationS was set
     bool jobUnfinished = false; //!< cut by simulation.max_time_s (on_max_time = report)

@@ -13,28 +13,30 @@ namespace flumen
 
 namespace
 {
-const char* kHeader
+// Runs before the job column (2026-11-26) wrote the header without it: still read.
+const char* kHeaderWithoutJob
     = "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup";
-}
+const std::string kHeader = std::string(kHeaderWithoutJob) + ",job";
+} // namespace
 
 bool
 IterationRow::operator==(const IterationRow& o) const
 {
     return iteration == o.iteration && worker == o.worker && startS == o.startS && endS == o.endS
            && forwardS == o.forwardS && backwardS == o.backwardS && waitS == o.waitS
-           && stepS == o.stepS && warmup == o.warmup;
+           && stepS == o.stepS && warmup == o.warmup && job == o.job;
 }
 
 std::string
 FormatIterationsCsv(const std::vector<IterationRow>& rows)
 {
-    std::string out = std::string(kHeader) + "\n";
+    std::string out = kHeader + "\n";
     for (const auto& r : rows)
     {
         // Nanosecond resolution: ns-3's time step.
-        out += fmt::format("{},{},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{}\n",
+        out += fmt::format("{},{},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{:.9f},{},{}\n",
                            r.iteration, r.worker, r.startS, r.endS, r.endS - r.startS, r.forwardS,
-                           r.backwardS, r.waitS, r.stepS, r.warmup ? 1 : 0);
+                           r.backwardS, r.waitS, r.stepS, r.warmup ? 1 : 0, r.job);
     }
     return out;
 }
@@ -46,16 +48,18 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
     std::istringstream in(text);
     std::string line;
     size_t lineNo = 0;
+    size_t fields = 11;
     while (std::getline(in, line))
     {
         ++lineNo;
         if (lineNo == 1)
         {
-            if (line != kHeader)
+            if (line != kHeader && line != kHeaderWithoutJob)
             {
                 throw std::runtime_error(
                     fmt::format("{}:1: expected header '{}'", source, kHeader));
             }
+            fields = line == kHeader ? 11 : 10;
             continue;
         }
         if (line.empty())
@@ -69,10 +73,15 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
         {
             f.push_back(cell);
         }
-        if (f.size() != 10)
+        if (fields == 11 && f.size() == 10 && line.back() == ',')
         {
-            throw std::runtime_error(fmt::format(
-                "{}:{}: expected 10 comma-separated fields, got {}", source, lineNo, f.size()));
+            f.emplace_back(); // an empty job name
+        }
+        if (f.size() != fields)
+        {
+            throw std::runtime_error(
+                fmt::format("{}:{}: expected {} comma-separated fields, got {}", source, lineNo,
+                            fields, f.size()));
         }
         try
         {
@@ -86,6 +95,7 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
             r.waitS = std::stod(f[7]);
             r.stepS = std::stod(f[8]);
             r.warmup = f[9] == "1";
+            r.job = fields == 11 ? f[10] : "";
             rows.push_back(r);
         }
         catch (const std::exception&)

@@ -23,17 +23,19 @@ struct IterationRow
     double waitS = 0;     //!< after the backward pass, waiting for the last all-reduce
     double stepS = 0;     //!< optimizer step
     bool warmup = false;
+    std::string job; //!< job.name (each of `jobs`)
 
     double DurationS() const { return endS - startS; }
     bool operator==(const IterationRow& o) const;
 };
 
 /**
- * Header: iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup
- * (wait_s is the communication the backward pass did not hide).
+ * Header: iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup,job
+ * (wait_s is the communication the backward pass did not hide; worker is the rank in its job).
  */
 std::string FormatIterationsCsv(const std::vector<IterationRow>& rows);
-/** Parses what FormatIterationsCsv wrote; errors name `source` and the line. */
+/** Parses what FormatIterationsCsv wrote (or, without the job column, older runs); errors
+ * name `source` and the line. */
 std::vector<IterationRow> ParseIterationsCsv(const std::string& text, const std::string& source);
 
 /** One cross-traffic flow (flows.csv). */

@@ -9,10 +9,10 @@ namespace flumen
 namespace
 {
 
+// A job's figures: iterations, their time, phases, goodput.
 std::string
-JobLines(const RunSummary& sm)
+FigureLines(const JobFigures& sm, double maxTimeS)
 {
-    const auto& sc = sm.scenario;
     const SummaryStatistics& it = sm.iterationTimeS;
     const double idle = sm.model ? sm.model->idleEstimateS : 0.0;
     std::string out
@@ -23,8 +23,8 @@ JobLines(const RunSummary& sm)
         out += fmt::format(
             "  UNFINISHED       {} of {} iterations by simulation.max_time_s = {} s; mean "
             "iteration time at least {:.4f} s ({}); the figures below cover the finished ones\n",
-            sm.unfinished->iterationsCompleted, sm.iterations + sm.warmupIterations,
-            sc["simulation"]["max_time_s"].get<double>(), sm.unfinished->lowerBoundS,
+            sm.unfinished->iterationsCompleted, sm.iterations + sm.warmupIterations, maxTimeS,
+            sm.unfinished->lowerBoundS,
             sm.unfinished->strict ? "strict" : "approximate: a rank was still in its warm-up");
     }
     out += fmt::format("  iteration time   mean {:.4f} s  p50 {:.4f}  p99 {:.4f}  "
@@ -42,6 +42,35 @@ JobLines(const RunSummary& sm)
     }
     out += fmt::format("  all-reduces      {:.1f} per iteration (Horovod fusion)\n",
                        sm.allReducesPerIteration.value_or(0.0));
+    out += fmt::format("  DL goodput       {:.2f} Gbps per worker\n", sm.dlGoodputGbps);
+    return out;
+}
+
+// Every job's figures (one job: without a heading), then the transports and ring hops.
+std::string
+JobLines(const RunSummary& sm)
+{
+    const double maxTimeS = sm.scenario["simulation"]["max_time_s"].get<double>();
+    std::string out;
+    if (sm.jobs.size() > 1)
+    {
+        for (const JobSummary& job : sm.jobs)
+        {
+            std::string hosts;
+            for (const auto& h : job.hosts)
+            {
+                hosts += (hosts.empty() ? "" : ",") + h;
+            }
+            out += fmt::format("  job {}: {} over {} ({}), {} workers on {}, from {} s\n", job.name,
+                               job.model ? job.model->name : "", job.transport, job.collective,
+                               job.workers, hosts, job.startS);
+            out += FigureLines(job, maxTimeS);
+        }
+    }
+    else
+    {
+        out += FigureLines(sm, maxTimeS);
+    }
     if (sm.rdma)
     {
         const RdmaSummary& r = *sm.rdma;
@@ -49,7 +78,6 @@ JobLines(const RunSummary& sm)
                            "retransmitted, {} PFC pauses\n",
                            r.cnps, r.naks, r.timeouts, r.packetsRetransmitted, r.pfcPauses);
     }
-    out += fmt::format("  DL goodput       {:.2f} Gbps per worker\n", sm.dlGoodputGbps);
     if (!sm.ringHops.empty())
     {
         std::string hops;
@@ -75,9 +103,10 @@ FormatHumanSummary(const RunSummary& sm)
                                          : fmt::format("{} {:.1f} Gbps", c.type, c.offeredGbps);
     std::string out = fmt::format(
         "{}: configuration {}, {}{}\n", sm.name, sc["topology"]["configuration"].get<std::string>(),
-        job ? fmt::format("{} over {}, {} workers, ", sm.model ? sm.model->name : "",
-                          sc["job"]["transport"].get<std::string>(), sm.workers)
-            : std::string("no training job, "),
+        sm.jobs.size() > 1 ? fmt::format("{} jobs, ", sm.jobs.size())
+        : job              ? fmt::format("{} over {}, {} workers, ", sm.model ? sm.model->name : "",
+                                         sc["job"]["transport"].get<std::string>(), sm.workers)
+                           : std::string("no training job, "),
         cross);
     if (job)
     {

@@ -135,22 +135,22 @@ PortFrom(const Reader& r)
     return p;
 }
 
-} // namespace
-
-json
-ToJson(const RunSummary& s)
+void
+WindowFrom(const Reader& r, double& start, double& end)
 {
-    json j;
-    j["name"] = s.name;
-    j["engine"] = s.engine;
-    if (!s.engineIgnores.empty())
+    const json& window = r.Raw("measurement_window_s");
+    if (!window.is_array() || window.size() != 2 || !window[0].is_number()
+        || !window[1].is_number())
     {
-        j["engine_ignores"] = s.engineIgnores;
+        r.Fail("measurement_window_s", "[start, end] in seconds");
     }
-    if (!s.engineAuto.empty())
-    {
-        j["engine_auto"] = s.engineAuto;
-    }
+    start = window[0].get<double>();
+    end = window[1].get<double>();
+}
+
+void
+FiguresToJson(const JobFigures& s, json& j)
+{
     j["iterations"] = s.iterations;
     j["warmup_iterations"] = s.warmupIterations;
     j["workers"] = s.workers;
@@ -179,6 +179,100 @@ ToJson(const RunSummary& s)
                        { "ring_bytes_per_worker", m.ringBytesPerWorker },
                        { "idle_estimate_s", m.idleEstimateS } };
     }
+    j["dl_goodput_gbps"] = s.dlGoodputGbps;
+    if (s.phasesS)
+    {
+        j["phases_s"] = { { "forward", s.phasesS->forward },
+                          { "backward", s.phasesS->backward },
+                          { "wait", s.phasesS->wait },
+                          { "step", s.phasesS->step } };
+    }
+    if (s.allReducesPerIteration)
+    {
+        j["all_reduces_per_iteration"] = *s.allReducesPerIteration;
+    }
+}
+
+void
+FiguresFrom(const Reader& r, JobFigures& s)
+{
+    s.iterations = r.Get<uint32_t>("iterations");
+    s.warmupIterations = r.Get<uint32_t>("warmup_iterations");
+    s.workers = r.Get<uint32_t>("workers");
+    s.iterationTimeS = StatsFrom(r.Object("iteration_time_s"));
+    if (r.Has("job_finished"))
+    {
+        s.jobFinished = r.Get<bool>("job_finished");
+    }
+    if (r.Has("iteration_time_lower_bound_s"))
+    {
+        UnfinishedJob u;
+        u.iterationsCompleted = r.Get<uint32_t>("iterations_completed");
+        u.lowerBoundS = r.Get<double>("iteration_time_lower_bound_s");
+        u.strict = r.Get<bool>("iteration_time_lower_bound_strict");
+        s.unfinished = u;
+    }
+    if (r.Has("model"))
+    {
+        Reader m = r.Object("model");
+        ModelSummary ms;
+        ms.name = m.Get<std::string>("name");
+        ms.parameters = m.Get<uint64_t>("parameters");
+        ms.computeS = m.Get<double>("compute_s");
+        ms.forwardS = m.Get<double>("forward_s");
+        ms.backwardS = m.Get<double>("backward_s");
+        ms.stepS = m.Get<double>("step_s");
+        ms.gradientTensors = m.Get<uint64_t>("gradient_tensors");
+        ms.computeJitterCv = m.Get<double>("compute_jitter_cv");
+        ms.ringBytesPerWorker = m.Get<uint64_t>("ring_bytes_per_worker");
+        ms.idleEstimateS = m.Get<double>("idle_estimate_s");
+        s.model = ms;
+    }
+    s.dlGoodputGbps = r.Get<double>("dl_goodput_gbps");
+    if (r.Has("phases_s"))
+    {
+        Reader p = r.Object("phases_s");
+        s.phasesS = PhaseSummary{ p.Get<double>("forward"), p.Get<double>("backward"),
+                                  p.Get<double>("wait"), p.Get<double>("step") };
+    }
+    if (r.Has("all_reduces_per_iteration"))
+    {
+        s.allReducesPerIteration = r.Get<double>("all_reduces_per_iteration");
+    }
+}
+
+} // namespace
+
+json
+ToJson(const RunSummary& s)
+{
+    json j;
+    j["name"] = s.name;
+    j["engine"] = s.engine;
+    if (!s.engineIgnores.empty())
+    {
+        j["engine_ignores"] = s.engineIgnores;
+    }
+    if (!s.engineAuto.empty())
+    {
+        j["engine_auto"] = s.engineAuto;
+    }
+    FiguresToJson(s, j);
+    if (!s.jobs.empty())
+    {
+        j["jobs"] = json::array();
+        for (const JobSummary& job : s.jobs)
+        {
+            json o = { { "name", job.name },
+                       { "hosts", job.hosts },
+                       { "transport", job.transport },
+                       { "collective", job.collective },
+                       { "start_s", job.startS },
+                       { "measurement_window_s", { job.windowStartS, job.windowEndS } } };
+            FiguresToJson(job, o);
+            j["jobs"].push_back(o);
+        }
+    }
     const CrossTrafficSummary& c = s.crossTraffic;
     j["cross_traffic"] = { { "type", c.type },
                            { "offered_gbps", c.offeredGbps },
@@ -194,18 +288,6 @@ ToJson(const RunSummary& s)
                                         { "failed", c.flows->failed },
                                         { "open_at_end", c.flows->openAtEnd },
                                         { "fct_s", StatsToJson(c.flows->fctS) } };
-    }
-    j["dl_goodput_gbps"] = s.dlGoodputGbps;
-    if (s.phasesS)
-    {
-        j["phases_s"] = { { "forward", s.phasesS->forward },
-                          { "backward", s.phasesS->backward },
-                          { "wait", s.phasesS->wait },
-                          { "step", s.phasesS->step } };
-    }
-    if (s.allReducesPerIteration)
-    {
-        j["all_reduces_per_iteration"] = *s.allReducesPerIteration;
     }
     if (s.rdma)
     {
@@ -275,37 +357,34 @@ RunSummaryFromJson(const json& j, const std::string& source)
         }
         s.engineIgnores = keys.get<std::vector<std::string>>();
     }
-    s.iterations = r.Get<uint32_t>("iterations");
-    s.warmupIterations = r.Get<uint32_t>("warmup_iterations");
-    s.workers = r.Get<uint32_t>("workers");
-    s.iterationTimeS = StatsFrom(r.Object("iteration_time_s"));
-    if (r.Has("job_finished"))
+    FiguresFrom(r, s);
+    if (r.Has("jobs"))
     {
-        s.jobFinished = r.Get<bool>("job_finished");
-    }
-    if (r.Has("iteration_time_lower_bound_s"))
-    {
-        UnfinishedJob u;
-        u.iterationsCompleted = r.Get<uint32_t>("iterations_completed");
-        u.lowerBoundS = r.Get<double>("iteration_time_lower_bound_s");
-        u.strict = r.Get<bool>("iteration_time_lower_bound_strict");
-        s.unfinished = u;
-    }
-    if (r.Has("model"))
-    {
-        Reader m = r.Object("model");
-        ModelSummary ms;
-        ms.name = m.Get<std::string>("name");
-        ms.parameters = m.Get<uint64_t>("parameters");
-        ms.computeS = m.Get<double>("compute_s");
-        ms.forwardS = m.Get<double>("forward_s");
-        ms.backwardS = m.Get<double>("backward_s");
-        ms.stepS = m.Get<double>("step_s");
-        ms.gradientTensors = m.Get<uint64_t>("gradient_tensors");
-        ms.computeJitterCv = m.Get<double>("compute_jitter_cv");
-        ms.ringBytesPerWorker = m.Get<uint64_t>("ring_bytes_per_worker");
-        ms.idleEstimateS = m.Get<double>("idle_estimate_s");
-        s.model = ms;
+        const json& jobs = r.Raw("jobs");
+        if (!jobs.is_array())
+        {
+            r.Fail("jobs", "an array of jobs");
+        }
+        for (size_t i = 0; i < jobs.size(); ++i)
+        {
+            Reader o(jobs[i], source, fmt::format("jobs[{}]", i));
+            JobSummary job;
+            job.name = o.Get<std::string>("name");
+            const json& hosts = o.Raw("hosts");
+            if (!hosts.is_array()
+                || !std::all_of(hosts.begin(), hosts.end(),
+                                [](const json& h) { return h.is_string(); }))
+            {
+                o.Fail("hosts", "a list of host names");
+            }
+            job.hosts = hosts.get<std::vector<std::string>>();
+            job.transport = o.Get<std::string>("transport");
+            job.collective = o.Get<std::string>("collective");
+            job.startS = o.Get<double>("start_s");
+            WindowFrom(o, job.windowStartS, job.windowEndS);
+            FiguresFrom(o, job);
+            s.jobs.push_back(job);
+        }
     }
     Reader c = r.Object("cross_traffic");
     s.crossTraffic.type = c.Get<std::string>("type");
@@ -325,17 +404,6 @@ RunSummaryFromJson(const json& j, const std::string& source)
         fs.openAtEnd = f.Get<uint64_t>("open_at_end");
         fs.fctS = StatsFrom(f.Object("fct_s"));
         s.crossTraffic.flows = fs;
-    }
-    s.dlGoodputGbps = r.Get<double>("dl_goodput_gbps");
-    if (r.Has("phases_s"))
-    {
-        Reader p = r.Object("phases_s");
-        s.phasesS = PhaseSummary{ p.Get<double>("forward"), p.Get<double>("backward"),
-                                  p.Get<double>("wait"), p.Get<double>("step") };
-    }
-    if (r.Has("all_reduces_per_iteration"))
-    {
-        s.allReducesPerIteration = r.Get<double>("all_reduces_per_iteration");
     }
     if (r.Has("rdma"))
     {
@@ -374,14 +442,7 @@ RunSummaryFromJson(const json& j, const std::string& source)
                                    h.Get<double>("mean_gbps"), h.Get<double>("injection_gbps") });
         }
     }
-    const json& window = r.Raw("measurement_window_s");
-    if (!window.is_array() || window.size() != 2 || !window[0].is_number()
-        || !window[1].is_number())
-    {
-        r.Fail("measurement_window_s", "[start, end] in seconds");
-    }
-    s.windowStartS = window[0].get<double>();
-    s.windowEndS = window[1].get<double>();
+    WindowFrom(r, s.windowStartS, s.windowEndS);
     s.windowIsWholeRun
         = r.Has("measurement_window_whole_run") && r.Get<bool>("measurement_window_whole_run");
     s.simulatedTimeS = r.Get<double>("simulated_time_s");

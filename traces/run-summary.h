@@ -124,12 +124,9 @@ struct UnfinishedJob
     bool strict = true;
 };
 
-struct RunSummary
+/** A training job's figures over its measurement window. */
+struct JobFigures
 {
-    std::string name;
-    std::string engine = "packet";          //!< simulation.engine: "packet" or "flow"
-    std::vector<std::string> engineIgnores; //!< keys this engine does not model (flow)
-    std::string engineAuto;  //!< simulation.engine auto: which engine ran and why ("" otherwise)
     uint32_t iterations = 0; //!< measured per worker
     uint32_t warmupIterations = 0;
     uint32_t workers = 0;
@@ -137,11 +134,35 @@ struct RunSummary
     std::optional<bool> jobFinished;  //!< absent for fixed-length runs and runs without a job
     std::optional<UnfinishedJob> unfinished;
     std::optional<ModelSummary> model;
-    CrossTrafficSummary crossTraffic;
-    double dlGoodputGbps = 0; //!< per worker, over the measurement window
+    double dlGoodputGbps = 0; //!< per worker, over the job's measurement window
     std::optional<PhaseSummary> phasesS;
     std::optional<double> allReducesPerIteration;
-    std::optional<RdmaSummary> rdma;
+};
+
+/** One job of a run (summary.json `jobs`, every job in the scenario's order). */
+struct JobSummary : JobFigures
+{
+    std::string name;
+    std::vector<std::string> hosts; //!< rank 0 first
+    std::string transport;
+    std::string collective;
+    double startS = 0;
+    /** From its first worker's first measured iteration (its start without a warm-up) to
+     * its end (the run's if it did not finish). */
+    double windowStartS = 0;
+    double windowEndS = 0;
+};
+
+/** A run. Its job figures are the first job's; every job's are under `jobs`. */
+struct RunSummary : JobFigures
+{
+    std::string name;
+    std::string engine = "packet";          //!< simulation.engine: "packet" or "flow"
+    std::vector<std::string> engineIgnores; //!< keys this engine does not model (flow)
+    std::string engineAuto; //!< simulation.engine auto: which engine ran and why ("" otherwise)
+    std::vector<JobSummary> jobs; //!< empty without a job
+    CrossTrafficSummary crossTraffic;
+    std::optional<RdmaSummary> rdma; //!< every RDMA job's transports, summed
     std::optional<LossSummary> loss; //!< with topology.loss.percent > 0
     PortSummary bottleneck;
     std::vector<PortSummary> ports;

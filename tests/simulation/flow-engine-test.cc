@@ -51,7 +51,7 @@ MeanMeasuredDuration(const std::string& csv)
         {
             cells.push_back(c);
         }
-        if (cells.size() == 10 && cells[9] == "0")
+        if (cells.size() >= 10 && cells[9] == "0")
         {
             sum += std::stod(cells[4]);
             ++n;

@@ -10,12 +10,12 @@ using namespace flumen;
 TEST(RunOutputs, IterationsCsvRoundTrips)
 {
     std::vector<IterationRow> rows(2);
-    rows[0] = { 0, 0, 0.0, 0.160123456, 0.05, 0.1, 0.0, 0.010123456, true };
-    rows[1] = { 1, 2, 0.160123456, 0.32, 0.04, 0.08, 0.03, 0.009876544, false };
+    rows[0] = { 0, 0, 0.0, 0.160123456, 0.05, 0.1, 0.0, 0.010123456, true, "a" };
+    rows[1] = { 1, 2, 0.160123456, 0.32, 0.04, 0.08, 0.03, 0.009876544, false, "b-2" };
     std::string csv = FormatIterationsCsv(rows);
     EXPECT_EQ(
         csv.substr(0, csv.find('\n')),
-        "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup");
+        "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup,job");
     auto back = ParseIterationsCsv(csv, "x.csv");
     ASSERT_EQ(back.size(), 2u);
     EXPECT_EQ(back[1].worker, 2u);
@@ -27,6 +27,22 @@ TEST(RunOutputs, IterationsCsvRoundTrips)
     EXPECT_EQ(back, rows);
     EXPECT_TRUE(back[0].warmup);
     EXPECT_FALSE(back[1].warmup);
+    EXPECT_EQ(back[1].job, "b-2");
+}
+
+// Runs written before the job column are still read (cached validation runs).
+TEST(RunOutputs, IterationsCsvWithoutTheJobColumnIsRead)
+{
+    const std::string old
+        = "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup\n"
+          "3,1,0.1,0.2,0.1,0.03,0.05,0.01,0.01,0\n";
+    auto rows = ParseIterationsCsv(old, "old.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].iteration, 3u);
+    EXPECT_EQ(rows[0].worker, 1u);
+    EXPECT_EQ(rows[0].job, "");
+    EXPECT_THROW(ParseIterationsCsv(old + "3,1,0.1,0.2,0.1,0.03,0.05,0.01,0.01,0,extra\n", "x"),
+                 std::runtime_error);
 }
 
 TEST(RunOutputs, GarbledCsvNamesTheLine)
