@@ -55,14 +55,14 @@ WriteSweepResults(const Sweep& sweep, const fs::path& out, const std::vector<Poi
         if (st[i].status == "done")
         {
             RunSummary s = ReadRunSummary((points / p.id / "summary.json").string());
-            rows.push_back(ResultRow(p, sweep.keys, &s, "done", ""));
+            rows.push_back(ResultRow(sweep, p, &s, "done", ""));
         }
         else
         {
-            rows.push_back(ResultRow(p, sweep.keys, nullptr, st[i].status, st[i].error));
+            rows.push_back(ResultRow(sweep, p, nullptr, st[i].status, st[i].error));
         }
     }
-    WriteFileAtomically((out / "results.csv").string(), FormatCsv(ResultColumns(sweep.keys), rows));
+    WriteFileAtomically((out / "results.csv").string(), FormatCsv(ResultColumns(sweep), rows));
 }
 
 size_t

@@ -221,29 +221,53 @@ LoadSweep(const std::string& path)
             // The model version too: a resumed sweep never mixes results of two models.
             p.id = StableHash(identity + " base=" + base.dump() + " model=" + ModelVersion(resolved)
                               + InputFilesIdentity(p.scenario));
+            if (sweep.points.empty())
+            {
+                for (const Scenario& job : resolved.jobs)
+                {
+                    sweep.jobNames.push_back(job.jobName);
+                }
+            }
             sweep.points.push_back(std::move(p));
         }
     }
     return sweep;
 }
 
+namespace
+{
+
+// Each job's columns: its mean and p99 iteration time and its goodput.
+const std::vector<std::string> kJobColumns
+    = { "iteration_mean_s", "iteration_p99_s", "dl_goodput_gbps" };
+
+} // namespace
+
 std::vector<std::string>
-ResultColumns(const std::vector<std::string>& keys)
+ResultColumns(const Sweep& sweep)
 {
     std::vector<std::string> c = { "point", "status", "seed" };
-    c.insert(c.end(), keys.begin(), keys.end());
+    c.insert(c.end(), sweep.keys.begin(), sweep.keys.end());
     for (const char* m : { "iterations", "iteration_mean_s", "iteration_stdev_s", "iteration_p50_s",
                            "iteration_p99_s", "cross_offered_gbps", "cross_achieved_gbps",
                            "dl_goodput_gbps", "bottleneck_utilization", "bottleneck_drops",
-                           "bottleneck_ecn_marks", "simulated_time_s", "wall_time_s", "error" })
+                           "bottleneck_ecn_marks", "simulated_time_s", "wall_time_s" })
     {
         c.push_back(m);
     }
+    for (const auto& job : sweep.jobNames)
+    {
+        for (const auto& m : kJobColumns)
+        {
+            c.push_back(job + "." + m);
+        }
+    }
+    c.push_back("error");
     return c;
 }
 
 std::vector<std::string>
-ResultRow(const SweepPoint& point, const std::vector<std::string>& keys, const RunSummary* summary,
+ResultRow(const Sweep& sweep, const SweepPoint& point, const RunSummary* summary,
           const std::string& status, const std::string& error)
 {
     std::vector<std::string> r = { point.id, status, std::to_string(point.seed) };
@@ -263,10 +287,27 @@ ResultRow(const SweepPoint& point, const std::vector<std::string>& keys, const R
         {
             r.push_back(Cell(v));
         }
+        // Jobs by position (a grid may rename them); a point with fewer leaves cells empty.
+        for (size_t j = 0; j < sweep.jobNames.size(); ++j)
+        {
+            if (j < s.jobs.size())
+            {
+                const JobSummary& job = s.jobs[j];
+                for (const json& v : { json(job.iterationTimeS.mean), json(job.iterationTimeS.p99),
+                                       json(job.dlGoodputGbps) })
+                {
+                    r.push_back(Cell(v));
+                }
+            }
+            else
+            {
+                r.resize(r.size() + kJobColumns.size());
+            }
+        }
     }
     else
     {
-        r.resize(r.size() + 13);
+        r.resize(r.size() + 13 + sweep.jobNames.size() * kJobColumns.size());
     }
     r.push_back(error);
     return r;

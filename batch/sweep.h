@@ -30,6 +30,8 @@ struct Sweep
     std::string source;            //!< the sweep file, for messages
     std::vector<std::string> keys; //!< the grid's keys, in file order
     std::vector<SweepPoint> points;
+    /** Several jobs (`jobs`): their names in the first point, each with columns of its own. */
+    std::vector<std::string> jobNames;
 };
 
 /**
@@ -46,10 +48,10 @@ std::string StableHash(const std::string& text);
 /** The identity of the sweep's point list: a SLURM task refuses to run for another one. */
 std::string SweepId(const Sweep& sweep);
 
-/** The columns of results.csv for these grid keys. */
-std::vector<std::string> ResultColumns(const std::vector<std::string>& keys);
+/** The columns of results.csv: the grid's keys, the run's figures, each job's. */
+std::vector<std::string> ResultColumns(const Sweep& sweep);
 /** One row of results.csv from a finished point's summary (or its failure: nullptr). */
-std::vector<std::string> ResultRow(const SweepPoint& point, const std::vector<std::string>& keys,
+std::vector<std::string> ResultRow(const Sweep& sweep, const SweepPoint& point,
                                    const RunSummary* summary, const std::string& status,
                                    const std::string& error);
 

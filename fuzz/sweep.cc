@@ -15,10 +15,10 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         [&]
         {
             Sweep sweep = LoadSweep(path);
-            std::vector<std::string> columns = ResultColumns(sweep.keys);
+            std::vector<std::string> columns = ResultColumns(sweep);
             for (const auto& p : sweep.points)
             {
-                if (ResultRow(p, sweep.keys, nullptr, "pending", "").size() != columns.size())
+                if (ResultRow(sweep, p, nullptr, "pending", "").size() != columns.size())
                 {
                     __builtin_trap(); // a results.csv row must match its header
                 }

@@ -130,8 +130,24 @@ AddTopologyKeys(std::vector<KeySpec>& k)
                     "hosts on the ToR, S0..S(n-1): configuration A runs the job on all of them, "
                     "B on all but S2",
                     4, 4096, Into(&Scenario::hosts)));
-    k.push_back(Key("topology.link_rate_gbps", KeyType::Number, 25.0, "rate of every link", 0.001,
-                    1000, Into(&Scenario::linkRateGbps), Unit::Gbps));
+    k.push_back(Key("topology.link_rate_gbps", KeyType::Number, 25.0,
+                    "rate of every host link (and of the uplinks, unless set apart)", 0.001, 1000,
+                    Into(&Scenario::linkRateGbps), Unit::Gbps));
+    k.push_back(Key("topology.leaves", KeyType::Integer, 1,
+                    "ToR switches the hosts split over, in order (1: the star; 2 or more: a "
+                    "leaf-spine fabric, every leaf linked to every spine, ECMP by flow hash)",
+                    1, 256, Into(&Scenario::leaves)));
+    k.push_back(Key("topology.spines", KeyType::Integer, 2, "leaf-spine: spine switches", 1, 256,
+                    Into(&Scenario::spines)));
+    k.push_back(Key("topology.uplink_rate_gbps", KeyType::Number, 0.0,
+                    "leaf-spine: rate of every leaf-spine link (0 = from "
+                    "topology.oversubscription)",
+                    0, 1000, Into(&Scenario::uplinkRateGbps), Unit::Gbps));
+    k.push_back(Key("topology.oversubscription", KeyType::Number, 1.0,
+                    "leaf-spine with uplink_rate_gbps 0: a leaf's host capacity over its uplink "
+                    "capacity (the uplink rate is hosts per leaf x link_rate_gbps / (spines x "
+                    "this))",
+                    0.01, 1000, Into(&Scenario::oversubscription)));
     k.push_back(Key("topology.link_delay_us", KeyType::Number, 1.0,
                     "propagation delay of every link", 0, 1e6, Into(&Scenario::linkDelayUs),
                     Unit::Microseconds));

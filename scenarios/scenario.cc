@@ -203,6 +203,40 @@ ResolveJobHosts(Scenario& s)
     }
 }
 
+// The leaf-spine fabric: hosts split evenly, one of uplink rate and oversubscription, no PFC
+// (modelled at the star's ToR only); then the uplink rate and ratio in effect.
+void
+CheckFabric(Scenario& s)
+{
+    if (s.hosts % s.leaves != 0)
+    {
+        Fail(s.source, "topology.leaves",
+             fmt::format("expected a divisor of topology.hosts ({}): the hosts split evenly "
+                         "over the leaves, got {}",
+                         s.hosts, s.leaves));
+    }
+    if (s.leaves == 1)
+    {
+        return;
+    }
+    if (s.uplinkRateGbps > 0 && s.oversubscription != 1.0)
+    {
+        Fail(s.source, "topology.oversubscription",
+             "expected 1 (the default) with topology.uplink_rate_gbps set: give one of them");
+    }
+    if (s.pfcEnabled)
+    {
+        Fail(s.source, "topology.pfc.enabled",
+             "PFC is modelled at the star's ToR only: expected false with topology.leaves > 1");
+    }
+    const double hostsPerLeaf = s.hosts / s.leaves;
+    if (s.uplinkRateGbps <= 0)
+    {
+        s.uplinkRateGbps = hostsPerLeaf * s.linkRateGbps / (s.spines * s.oversubscription);
+    }
+    s.oversubscription = hostsPerLeaf * s.linkRateGbps / (s.spines * s.uplinkRateGbps);
+}
+
 // Rules between keys, checked once every key holds a valid value of its own. A job of `jobs`
 // (`jobView`) leaves the scenario-wide rules to the scenario: the cross traffic's files, PFC.
 void
@@ -210,6 +244,7 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
            bool jobView)
 {
     const std::string& source = s.source;
+    CheckFabric(s);
     CheckQueue(source, s.hostQueue, "topology.host_queue");
     CheckQueue(source, s.switchQueue, "topology.switch_queue");
     ResolveModel(s, userModels);

@@ -48,6 +48,10 @@ struct Scenario
     char configuration = 'B';
     uint32_t hosts = 4; //!< on the ToR
     double linkRateGbps = 0;
+    uint32_t leaves = 1;         //!< 1: the star
+    uint32_t spines = 0;         //!< leaf-spine
+    double uplinkRateGbps = 0;   //!< leaf-spine: as given, then the rate in effect
+    double oversubscription = 0; //!< leaf-spine: as given, then the ratio in effect
     double linkDelayUs = 0;
     uint32_t mtuBytes = 0;
     ns3::EgressQueueConfig hostQueue;

@@ -5,6 +5,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/flow-generator.h"
+#include "ns3/flow-hash-routing.h"
 #include "ns3/flow-ring-transport.h"
 #include "ns3/fluid-host.h"
 #include "ns3/node.h"
@@ -173,11 +174,24 @@ FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& wh
 {
     const StarRoles roles = StarTopologyHelper::Roles(s.configuration, s.hosts);
     const bool roundRobin = roles.bottleneckAtNic && HostRunsRdma(s, roles.crossSource);
-    const double busy = flowRun.bottleneck.utilization;
-    const bool in = roundRobin || busy < s.autoMaxUtilization;
+    // The configuration's bottleneck, and in a fabric the busiest uplink (FIFO switch ports
+    // where jobs meet).
+    PortSummary busiest = flowRun.bottleneck;
+    bool fifo = !roundRobin;
+    const size_t hostPorts = 2 * static_cast<size_t>(s.hosts);
+    for (size_t p = hostPorts; p < flowRun.ports.size(); ++p)
+    {
+        if (flowRun.ports[p].utilization > (fifo ? busiest.utilization : 0.0))
+        {
+            busiest = flowRun.ports[p];
+            fifo = true;
+        }
+    }
+    const double busy = busiest.utilization;
+    const bool in = !fifo || busy < s.autoMaxUtilization;
     why = fmt::format(
         "{}: the flow engine's bottleneck ({}, {}) was {:.1f} % busy{}", in ? "flow" : "packet",
-        flowRun.bottleneck.port, roundRobin ? "round robin" : "FIFO", 100 * busy,
+        busiest.port, fifo ? "FIFO" : "round robin", 100 * busy,
         in ? ""
            : fmt::format(", above simulation.auto_max_utilization = {}; re-run at packet level",
                          s.autoMaxUtilization));
@@ -207,6 +221,22 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         m_addresses.push_back(host->GetAddress());
         m_hosts.Get(i)->AggregateObject(host);
     }
+    // A fabric's uplinks: [leaf][spine] up, [spine][leaf] down (FIFO switch ports).
+    const double uplinkBps = s.uplinkRateGbps * 1e9;
+    std::vector<std::vector<uint32_t>> leafUp(s.leaves > 1 ? s.leaves : 0);
+    std::vector<std::vector<uint32_t>> spineDown(s.leaves > 1 ? s.spines : 0);
+    for (uint32_t l = 0; l < leafUp.size(); ++l)
+    {
+        for (uint32_t sp = 0; sp < s.spines; ++sp)
+        {
+            leafUp[l].push_back(m_net->AddLink(uplinkBps, true));
+            m_ports.push_back({ StarTopologyHelper::UplinkName(l, sp, true), leafUp[l].back() });
+            spineDown[sp].push_back(m_net->AddLink(uplinkBps, true));
+            m_ports.push_back(
+                { StarTopologyHelper::UplinkName(l, sp, false), spineDown[sp].back() });
+        }
+    }
+    const uint32_t perLeaf = hosts / s.leaves;
     const StarRoles roles = StarTopologyHelper::Roles(s.configuration, hosts);
     m_crossSource = roles.crossSource;
     m_crossDestination = roles.crossDestination;
@@ -218,6 +248,18 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         r.to = m_hosts.Get(to)->GetObject<FluidHost>();
         r.links = { up[from], down[to] };
         r.delay = delay * 2;
+        const uint32_t a = from / perLeaf;
+        const uint32_t b = to / perLeaf;
+        if (a != b)
+        {
+            // One spine per pair of hosts, by the switches' hash of the addresses: at packet
+            // level each connection hashes apart (docs/flow-engine.md).
+            const uint64_t h
+                = FlowHashRouting::FlowHash(m_addresses[from], m_addresses[to], 0, 0, 0, 0);
+            const uint32_t sp = static_cast<uint32_t>(h % s.spines);
+            r.links = { up[from], leafUp[a][sp], spineDown[sp][b], down[to] };
+            r.delay = delay * 4;
+        }
         m_hosts.Get(from)->GetObject<FluidHost>()->AddRoute(m_addresses[to], r);
     };
     // Every pair of a job's hosts: the ring uses its successors', other collectives their
@@ -410,7 +452,7 @@ FlowNetwork::ResetPortCounters()
 {
     m_windowStartS = Simulator::Now().GetSeconds();
     m_windowStartBytes.clear();
-    for (uint32_t l = 0; l < 2 * m_hosts.GetN(); ++l)
+    for (uint32_t l = 0; l < m_net->GetLinkCount(); ++l)
     {
         m_windowStartBytes.push_back(m_net->GetLinkBytes(l, FluidNetwork::JOB)
                                      + m_net->GetLinkBytes(l, FluidNetwork::CROSS));

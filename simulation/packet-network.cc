@@ -69,6 +69,9 @@ BuildStar(const Scenario& s)
     topo.pfc = s.pfcEnabled;
     topo.lossRate = s.lossPercent / 100.0;
     topo.lossHosts = s.lossHosts;
+    topo.leaves = s.leaves;
+    topo.spines = s.spines;
+    topo.uplinkRate = DataRate(static_cast<uint64_t>(std::llround(s.uplinkRateGbps * 1e9)));
     StarTopology t
         = StarTopologyHelper(topo).Install(CongestionControlType(s.tcpCongestionControl));
     // The loss draws' own streams, apart from the job's (100...) and the cross traffic's (1000).
@@ -227,6 +230,18 @@ PacketNetwork::Observe(const Scenario& s)
             m_ports.emplace_back(StarTopologyHelper::PortName(i, side == 0), m);
         }
     }
+    m_hostPorts = m_ports.size();
+    // A fabric's uplinks, both ways.
+    for (const auto& u : t.uplinks)
+    {
+        for (bool up : { true, false })
+        {
+            Ptr<QueueMonitor> m = CreateObject<QueueMonitor>();
+            m->Attach(up ? u.leafQueueDisc : u.spineQueueDisc, up ? u.leafDevice : u.spineDevice,
+                      t.config.uplinkRate);
+            m_ports.emplace_back(StarTopologyHelper::UplinkName(u.leaf, u.spine, up), m);
+        }
+    }
 }
 
 void
@@ -338,11 +353,12 @@ PacketCounts
 PacketNetwork::Packets() const
 {
     PacketCounts c;
-    for (size_t i = 0; i < m_ports.size(); ++i) // per host: its NIC, then the ToR's port
+    // Per host: its NIC, then its ToR's port; then a fabric's uplinks (switches both ends).
+    for (size_t i = 0; i < m_ports.size(); ++i)
     {
         const uint64_t n = m_ports[i].second->GetTxPacketsSinceAttach();
         c.hops += n;
-        c.torForwarded += (i % 2 == 1) ? n : 0;
+        c.torForwarded += (i >= m_hostPorts || i % 2 == 1) ? n : 0;
     }
     return c;
 }

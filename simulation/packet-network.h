@@ -50,8 +50,9 @@ class PacketNetwork : public Network
     };
     std::vector<RingHop> m_hops;
     ns3::Ptr<ns3::QueueMonitor> m_bottleneck;
-    /** Per host: its NIC's egress, then the ToR's port towards it. */
+    /** Per host: its NIC's egress, then the ToR's port towards it; then every uplink. */
     std::vector<std::pair<std::string, ns3::Ptr<ns3::QueueMonitor>>> m_ports;
+    size_t m_hostPorts = 0; //!< the hosts' ports, first in m_ports
 };
 
 /** IPv4 and TCP header bytes of a segment (with the timestamp option or without). */

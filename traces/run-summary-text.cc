@@ -6,6 +6,8 @@
 namespace flumen
 {
 
+using nlohmann::json;
+
 namespace
 {
 
@@ -101,8 +103,14 @@ FormatHumanSummary(const RunSummary& sm)
     const bool job = sc["job"]["enabled"].get<bool>();
     std::string cross = c.type == "none" ? "no cross traffic"
                                          : fmt::format("{} {:.1f} Gbps", c.type, c.offeredGbps);
+    const json& topology = sc["topology"];
+    const int leaves = topology.value("leaves", 1);
+    const std::string fabric
+        = leaves > 1 ? fmt::format(" on {} leaves x {} spines", leaves, topology.value("spines", 1))
+                     : "";
     std::string out = fmt::format(
-        "{}: configuration {}, {}{}\n", sm.name, sc["topology"]["configuration"].get<std::string>(),
+        "{}: configuration {}{}, {}{}\n", sm.name, topology["configuration"].get<std::string>(),
+        fabric,
         sm.jobs.size() > 1 ? fmt::format("{} jobs, ", sm.jobs.size())
         : job              ? fmt::format("{} over {}, {} workers, ", sm.model ? sm.model->name : "",
                                          sc["job"]["transport"].get<std::string>(), sm.workers)

@@ -3,6 +3,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/flow-hash-routing-helper.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
@@ -22,11 +23,8 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("StarTopologyHelper");
 
-namespace
-{
-
 TrafficControlHelper
-MakeQueueHelper(const EgressQueueConfig& q, DataRate rate, Time delay)
+MakeEgressQueue(const EgressQueueConfig& q, DataRate rate, Time delay)
 {
     TrafficControlHelper tch;
     QueueSize size(QueueSizeUnit::BYTES, q.bufferBytes);
@@ -59,8 +57,6 @@ MakeQueueHelper(const EgressQueueConfig& q, DataRate rate, Time delay)
     return tch;
 }
 
-} // namespace
-
 Ptr<QueueDisc>
 StarTopology::GetBottleneckQueueDisc() const
 {
@@ -73,6 +69,12 @@ StarTopology::GetBottleneckDevice() const
 {
     return config.configuration == 'A' ? hostDevices.Get(crossSource)
                                        : torDevices.Get(crossDestination);
+}
+
+uint32_t
+StarTopology::LeafOf(uint32_t host) const
+{
+    return host / (config.hosts / config.leaves);
 }
 
 int64_t
@@ -112,6 +114,9 @@ StarTopologyHelper::StarTopologyHelper(const StarTopologyConfig& config) : m_con
     NS_ABORT_MSG_IF(config.configuration != 'A' && config.configuration != 'B',
                     "configuration must be A or B");
     NS_ABORT_MSG_IF(config.hosts < 4, "the star needs at least 4 hosts (S0..S3)");
+    NS_ABORT_MSG_IF(config.leaves < 1 || config.hosts % config.leaves != 0,
+                    "the hosts must split evenly over the leaves");
+    NS_ABORT_MSG_IF(config.leaves > 1 && config.spines < 1, "a fabric needs a spine");
 }
 
 StarTopology
@@ -120,11 +125,31 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
     StarTopology t;
     t.config = m_config;
     t.hosts.Create(m_config.hosts);
-    t.tor = CreateObject<Node>();
+    const bool star = m_config.leaves == 1;
+    if (star)
+    {
+        t.tor = CreateObject<Node>();
+        t.leaves.Add(t.tor);
+    }
+    else
+    {
+        t.leaves.Create(m_config.leaves);
+        t.spines.Create(m_config.spines);
+    }
 
     InternetStackHelper stack;
     stack.Install(t.hosts);
-    stack.Install(t.tor);
+    if (star)
+    {
+        stack.Install(t.tor);
+    }
+    else
+    {
+        InternetStackHelper switches;
+        switches.SetRoutingHelper(FlowHashRoutingHelper());
+        switches.Install(t.leaves);
+        switches.Install(t.spines);
+    }
     TypeId cc = TypeId::LookupByName(tcpCongestionControl);
     for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
     {
@@ -139,7 +164,7 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
     p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("1p")));
 
     TrafficControlHelper hostTc
-        = MakeQueueHelper(m_config.hostQueue, m_config.linkRate, m_config.linkDelay);
+        = MakeEgressQueue(m_config.hostQueue, m_config.linkRate, m_config.linkDelay);
     if (m_config.rdmaNic)
     {
         hostTc = TrafficControlHelper();
@@ -147,12 +172,14 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
                                 UintegerValue(m_config.hostQueue.bufferBytes));
     }
     TrafficControlHelper torTc
-        = MakeQueueHelper(m_config.switchQueue, m_config.linkRate, m_config.linkDelay);
+        = MakeEgressQueue(m_config.switchQueue, m_config.linkRate, m_config.linkDelay);
 
     Ipv4AddressHelper addr;
+    std::vector<NetDeviceContainer> hostLinks;
     for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
     {
-        NetDeviceContainer link = p2p.Install(t.hosts.Get(i), t.tor);
+        NetDeviceContainer link = p2p.Install(t.hosts.Get(i), t.leaves.Get(t.LeafOf(i)));
+        hostLinks.push_back(link);
         t.hostDevices.Add(link.Get(0));
         t.torDevices.Add(link.Get(1));
         // Queue discs go in before addresses, or Ipv4AddressHelper installs fq_codel.
@@ -164,10 +191,18 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         Ipv4InterfaceContainer ifs = addr.Assign(link);
         t.hostAddresses.push_back(ifs.GetAddress(0));
     }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    if (star)
+    {
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    }
+    else
+    {
+        InstallFabric(t, hostLinks);
+    }
 
     if (m_config.pfc)
     {
+        NS_ABORT_MSG_IF(!star, "PFC is modelled on the star's ToR only");
         NS_ABORT_MSG_IF(!m_config.rdmaNic, "PFC needs the RDMA-aware host NICs (rdmaNic)");
         std::vector<Ptr<NicQueueDisc>> nics;
         for (const auto& q : t.hostQueueDiscs)

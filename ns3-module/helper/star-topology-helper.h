@@ -4,6 +4,10 @@
  * in front of a one-packet device queue, so that queue length, drops and ECN marks are
  * observable where they happen.
  *
+ * With several leaves it is a two-tier leaf-spine fabric: the hosts split evenly over the
+ * leaves (ToR switches, hosts in order), every leaf linked to every spine at the uplink rate,
+ * and the switches route by flow hash over the spines (FlowHashRouting).
+ *
  * Configuration A: the job runs on every host; cross traffic leaves S0 towards S1 (S0's
  * ring successor), so S0's NIC egress is the only bottleneck.
  * Configuration B: the job runs on every host but S2 (S0, S1, S3 on the testbed's four); S2
@@ -20,6 +24,7 @@
 #include "ns3/nstime.h"
 #include "ns3/pfc-controller.h"
 #include "ns3/queue-disc.h"
+#include "ns3/traffic-control-helper.h"
 
 #include <string>
 #include <vector>
@@ -39,6 +44,9 @@ struct EgressQueueConfig
     uint32_t ecnKmaxBytes = 400 * 1000; //!< red, ecn
     double ecnPmax = 0.2;               //!< red, ecn: marking probability at Kmax
 };
+
+/** The queue disc of an egress port of this rate and delay (RED needs both). */
+TrafficControlHelper MakeEgressQueue(const EgressQueueConfig& q, DataRate rate, Time delay);
 
 struct StarTopologyConfig
 {
@@ -70,6 +78,10 @@ struct StarTopologyConfig
     /** Random loss (LinkLoss) on both directions of these hosts' links; 0 = none. */
     double lossRate = 0;
     std::vector<uint32_t> lossHosts; //!< empty: every host's link
+    /** ToR switches the hosts split over (1: the star); with 2 or more, `spines` above them. */
+    uint32_t leaves = 1;
+    uint32_t spines = 1;
+    DataRate uplinkRate = DataRate("25Gbps"); //!< every leaf-spine link
 };
 
 /** What StarTopologyHelper::Install built, and the roles configuration A or B gives hosts. */
@@ -77,7 +89,20 @@ struct StarTopology
 {
     StarTopologyConfig config;
     NodeContainer hosts;
-    Ptr<Node> tor;
+    Ptr<Node> tor;        //!< the star's ToR (null with several leaves)
+    NodeContainer leaves; //!< the ToR switches, host h under leaf h / (hosts / leaves)
+    NodeContainer spines; //!< empty for the star
+    /** One leaf-spine link: both ends' devices and egress queue discs. */
+    struct Uplink
+    {
+        uint32_t leaf;
+        uint32_t spine;
+        Ptr<NetDevice> leafDevice;
+        Ptr<NetDevice> spineDevice;
+        Ptr<QueueDisc> leafQueueDisc;  //!< towards the spine
+        Ptr<QueueDisc> spineQueueDisc; //!< towards the leaf
+    };
+    std::vector<Uplink> uplinks;
     NetDeviceContainer hostDevices; //!< NIC of host i
     NetDeviceContainer torDevices;  //!< ToR port towards host i
     std::vector<Ipv4Address> hostAddresses;
@@ -90,6 +115,8 @@ struct StarTopology
     /** Loss into the ToR then into the host, per lossy host link (empty without loss). */
     std::vector<Ptr<LinkLoss>> losses;
 
+    /** The leaf (ToR switch) a host hangs from. */
+    uint32_t LeafOf(uint32_t host) const;
     /** Assigns fixed streams to the loss draws; returns the number of streams used. */
     int64_t AssignStreams(int64_t stream);
 
@@ -129,8 +156,13 @@ class StarTopologyHelper
     static std::string PortName(uint32_t host, bool nic);
     /** The name of host `host`: "S1". */
     static std::string HostName(uint32_t host);
+    /** "ToR 0 uplink to spine 1" (the leaf's egress) or "spine 1 port towards ToR 0". */
+    static std::string UplinkName(uint32_t leaf, uint32_t spine, bool up);
 
   private:
+    /** Leaves, spines, their links and the flow-hash routes (several leaves). */
+    void InstallFabric(StarTopology& t, const std::vector<NetDeviceContainer>& hostLinks) const;
+
     StarTopologyConfig m_config;
 };
 

@@ -84,6 +84,7 @@ class FluidNetwork : public Object
     /** A link's current rate for one class (bits per second). */
     double GetLinkRate(uint32_t link, Class cls) const;
     double GetLinkCapacity(uint32_t link) const { return m_links.at(link).bps; }
+    uint32_t GetLinkCount() const { return static_cast<uint32_t>(m_links.size()); }
     /** When the current rates were set. */
     Time GetRatesSince() const { return m_ratesSince; }
     /** How many times the rates were recomputed (the engine's unit of work). */
