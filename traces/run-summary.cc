@@ -83,6 +83,33 @@ class Reader
         return Reader(m_node.at(key), m_source, Path(key));
     }
 
+    /** Calls `read` with a Reader of each object of the array at `key` ("jobs[2]" in errors). */
+    template <typename F>
+    void ForEach(const std::string& key, const std::string& expected, F read) const
+    {
+        const json& items = Raw(key);
+        if (!items.is_array())
+        {
+            Fail(key, expected);
+        }
+        for (size_t i = 0; i < items.size(); ++i)
+        {
+            read(Reader(items[i], m_source, fmt::format("{}[{}]", Path(key), i)));
+        }
+    }
+
+    std::vector<std::string> Strings(const std::string& key, const std::string& expected) const
+    {
+        const json& items = Raw(key);
+        if (!items.is_array()
+            || !std::all_of(items.begin(), items.end(),
+                            [](const json& k) { return k.is_string(); }))
+        {
+            Fail(key, expected);
+        }
+        return items.get<std::vector<std::string>>();
+    }
+
     const json& Raw(const std::string& key) const
     {
         if (!m_node.contains(key))
@@ -349,42 +376,24 @@ RunSummaryFromJson(const json& j, const std::string& source)
     }
     if (r.Has("engine_ignores"))
     {
-        const json& keys = j.at("engine_ignores");
-        if (!keys.is_array()
-            || !std::all_of(keys.begin(), keys.end(), [](const json& k) { return k.is_string(); }))
-        {
-            throw RunSummaryError(source + ": key 'engine_ignores': expected a list of keys");
-        }
-        s.engineIgnores = keys.get<std::vector<std::string>>();
+        s.engineIgnores = r.Strings("engine_ignores", "a list of keys");
     }
     FiguresFrom(r, s);
     if (r.Has("jobs"))
     {
-        const json& jobs = r.Raw("jobs");
-        if (!jobs.is_array())
-        {
-            r.Fail("jobs", "an array of jobs");
-        }
-        for (size_t i = 0; i < jobs.size(); ++i)
-        {
-            Reader o(jobs[i], source, fmt::format("jobs[{}]", i));
-            JobSummary job;
-            job.name = o.Get<std::string>("name");
-            const json& hosts = o.Raw("hosts");
-            if (!hosts.is_array()
-                || !std::all_of(hosts.begin(), hosts.end(),
-                                [](const json& h) { return h.is_string(); }))
-            {
-                o.Fail("hosts", "a list of host names");
-            }
-            job.hosts = hosts.get<std::vector<std::string>>();
-            job.transport = o.Get<std::string>("transport");
-            job.collective = o.Get<std::string>("collective");
-            job.startS = o.Get<double>("start_s");
-            WindowFrom(o, job.windowStartS, job.windowEndS);
-            FiguresFrom(o, job);
-            s.jobs.push_back(job);
-        }
+        r.ForEach("jobs", "an array of jobs",
+                  [&s](const Reader& o)
+                  {
+                      JobSummary job;
+                      job.name = o.Get<std::string>("name");
+                      job.hosts = o.Strings("hosts", "a list of host names");
+                      job.transport = o.Get<std::string>("transport");
+                      job.collective = o.Get<std::string>("collective");
+                      job.startS = o.Get<double>("start_s");
+                      WindowFrom(o, job.windowStartS, job.windowEndS);
+                      FiguresFrom(o, job);
+                      s.jobs.push_back(job);
+                  });
     }
     Reader c = r.Object("cross_traffic");
     s.crossTraffic.type = c.Get<std::string>("type");
@@ -419,28 +428,17 @@ RunSummaryFromJson(const json& j, const std::string& source)
                               l.Get<uint64_t>("packets_arrived"), l.Get<uint64_t>("packets_lost") };
     }
     s.bottleneck = PortFrom(r.Object("bottleneck"));
-    const json& ports = r.Raw("ports");
-    if (!ports.is_array())
-    {
-        r.Fail("ports", "an array of ports");
-    }
-    for (size_t i = 0; i < ports.size(); ++i)
-    {
-        s.ports.push_back(PortFrom(Reader(ports[i], source, fmt::format("ports[{}]", i))));
-    }
+    r.ForEach("ports", "an array of ports",
+              [&s](const Reader& p) { s.ports.push_back(PortFrom(p)); });
     if (r.Has("ring_hops"))
     {
-        const json& hops = r.Raw("ring_hops");
-        if (!hops.is_array())
-        {
-            r.Fail("ring_hops", "an array of ring hops");
-        }
-        for (size_t i = 0; i < hops.size(); ++i)
-        {
-            Reader h(hops[i], source, fmt::format("ring_hops[{}]", i));
-            s.ringHops.push_back({ h.Get<std::string>("from"), h.Get<std::string>("to"),
-                                   h.Get<double>("mean_gbps"), h.Get<double>("injection_gbps") });
-        }
+        r.ForEach("ring_hops", "an array of ring hops",
+                  [&s](const Reader& h)
+                  {
+                      s.ringHops.push_back({ h.Get<std::string>("from"), h.Get<std::string>("to"),
+                                             h.Get<double>("mean_gbps"),
+                                             h.Get<double>("injection_gbps") });
+                  });
     }
     WindowFrom(r, s.windowStartS, s.windowEndS);
     s.windowIsWholeRun

@@ -23,24 +23,10 @@ TwoJobs(const json& second = json::object())
              { "jobs", json::array({ { { "name", "a" }, { "hosts", "S0,S1" } }, b }) } };
 }
 
-std::string
-ErrorOf(const json& user)
-{
-    try
-    {
-        ResolveScenario(user, "bad.json");
-    }
-    catch (const ScenarioError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
 void
 ExpectError(const json& user, const std::string& key, const std::string& part)
 {
-    const std::string e = ErrorOf(user);
+    const std::string e = test::ScenarioErrorOf(user);
     EXPECT_NE(e.find("bad.json: key '" + key + "'"), std::string::npos) << e;
     EXPECT_NE(e.find(part), std::string::npos) << e;
 }
@@ -121,7 +107,7 @@ TEST(ScenarioJobs, BadJobsAreNamedByEntryAndKey)
     user["topology"]["pfc"] = { { "enabled", true } };
     ExpectError(user, "topology.pfc.enabled", "a job with transport \"rdma\"");
     user["jobs"][1]["transport"] = "rdma";
-    EXPECT_EQ(ErrorOf(user), "");
+    EXPECT_EQ(test::ScenarioErrorOf(user), "");
 }
 
 TEST(ScenarioJobs, SetReachesAnEntry)

@@ -10,26 +10,6 @@
 using namespace flumen;
 using nlohmann::json;
 
-namespace
-{
-
-// The message of the ScenarioError that resolving `user` throws ("" if none).
-std::string
-ErrorOf(const json& user)
-{
-    try
-    {
-        ResolveScenario(user, "bad.json");
-    }
-    catch (const ScenarioError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-} // namespace
-
 TEST(Scenario, EmptyObjectResolvesToDefaults)
 {
     Scenario s = test::Resolve(json::object());
@@ -78,54 +58,58 @@ TEST(Scenario, OverridesParseJsonOrTakeAString)
 
 TEST(Scenario, UnknownKeyIsNamed)
 {
-    auto e = ErrorOf({ { "topology", { { "configration", "A" } } } });
+    auto e = test::ScenarioErrorOf({ { "topology", { { "configration", "A" } } } });
     EXPECT_NE(e.find("bad.json: key 'topology.configration': unknown key"), std::string::npos) << e;
     EXPECT_NE(e.find("configuration"), std::string::npos) << e; // lists the known ones
-    EXPECT_NE(ErrorOf({ { "bogus", 1 } }).find("key 'bogus'"), std::string::npos);
+    EXPECT_NE(test::ScenarioErrorOf({ { "bogus", 1 } }).find("key 'bogus'"), std::string::npos);
 }
 
 TEST(Scenario, WrongTypeIsNamed)
 {
-    auto e = ErrorOf({ { "job", { { "iterations", "ten" } } } });
+    auto e = test::ScenarioErrorOf({ { "job", { { "iterations", "ten" } } } });
     EXPECT_NE(e.find("key 'job.iterations': expected an integer"), std::string::npos) << e;
-    e = ErrorOf({ { "job", { { "iterations", 2.5 } } } });
+    e = test::ScenarioErrorOf({ { "job", { { "iterations", 2.5 } } } });
     EXPECT_NE(e.find("key 'job.iterations': expected an integer"), std::string::npos) << e;
-    e = ErrorOf({ { "topology", "A" } });
+    e = test::ScenarioErrorOf({ { "topology", "A" } });
     EXPECT_NE(e.find("key 'topology': expected an object"), std::string::npos) << e;
 }
 
 TEST(Scenario, OutOfRangeValuesAreNamed)
 {
-    auto e = ErrorOf({ { "cross_traffic", { { "type", "iperf" }, { "load_gbps", -3 } } } });
+    auto e = test::ScenarioErrorOf(
+        { { "cross_traffic", { { "type", "iperf" }, { "load_gbps", -3 } } } });
     EXPECT_NE(e.find("key 'cross_traffic.load_gbps'"), std::string::npos) << e;
-    e = ErrorOf({ { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 30 } } } });
+    e = test::ScenarioErrorOf(
+        { { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 30 } } } });
     EXPECT_NE(e.find("key 'cross_traffic.load_gbps': expected at most the link rate"),
               std::string::npos)
         << e;
     // A flow generator may overload the link (the testbed's 26 Gbps runs), within 1.5 x.
-    EXPECT_EQ(ErrorOf({ { "cross_traffic", { { "type", "websearch" }, { "load_gbps", 26 } } } }),
+    EXPECT_EQ(test::ScenarioErrorOf(
+                  { { "cross_traffic", { { "type", "websearch" }, { "load_gbps", 26 } } } }),
               "");
-    e = ErrorOf({ { "cross_traffic", { { "type", "websearch" }, { "load_gbps", 40 } } } });
+    e = test::ScenarioErrorOf(
+        { { "cross_traffic", { { "type", "websearch" }, { "load_gbps", 40 } } } });
     EXPECT_NE(e.find("key 'cross_traffic.load_gbps': expected at most 1.5 x the link rate"),
               std::string::npos)
         << e;
-    e = ErrorOf({ { "job", { { "iterations", 0 } } } });
+    e = test::ScenarioErrorOf({ { "job", { { "iterations", 0 } } } });
     EXPECT_NE(e.find("key 'job.iterations'"), std::string::npos) << e;
-    e = ErrorOf({ { "job", { { "iterations", 3 }, { "warmup_iterations", 3 } } } });
+    e = test::ScenarioErrorOf({ { "job", { { "iterations", 3 }, { "warmup_iterations", 3 } } } });
     EXPECT_NE(e.find("key 'job.warmup_iterations'"), std::string::npos) << e;
-    e = ErrorOf({ { "topology", { { "configuration", "C" } } } });
+    e = test::ScenarioErrorOf({ { "topology", { { "configuration", "C" } } } });
     EXPECT_NE(e.find("key 'topology.configuration': expected one of A, B"), std::string::npos) << e;
-    e = ErrorOf({ { "cross_traffic", { { "type", "iperf" } } } });
+    e = test::ScenarioErrorOf({ { "cross_traffic", { { "type", "iperf" } } } });
     EXPECT_NE(e.find("key 'cross_traffic.load_gbps': expected a load above 0"), std::string::npos)
         << e;
 }
 
 TEST(Scenario, UnknownModelIsNamed)
 {
-    auto e = ErrorOf({ { "job", { { "model", "resnet51" } } } });
+    auto e = test::ScenarioErrorOf({ { "job", { { "model", "resnet51" } } } });
     EXPECT_NE(e.find("key 'job.model': unknown model 'resnet51'"), std::string::npos) << e;
     EXPECT_NE(e.find("bert-large"), std::string::npos) << e;
-    e = ErrorOf({ { "models", { { "m", { { "compute_s", 0.1 } } } } } });
+    e = test::ScenarioErrorOf({ { "models", { { "m", { { "compute_s", 0.1 } } } } } });
     EXPECT_NE(e.find("key 'models.m.parameters': missing"), std::string::npos) << e;
 }
 
@@ -148,13 +132,14 @@ TEST(Scenario, JsonSyntaxErrorNamesFileAndLine)
 
 TEST(Scenario, RdmaRulesAreChecked)
 {
-    auto e = ErrorOf({ { "topology", { { "pfc", { { "enabled", true } } } } } });
+    auto e = test::ScenarioErrorOf({ { "topology", { { "pfc", { { "enabled", true } } } } } });
     EXPECT_NE(e.find("bad.json: key 'topology.pfc.enabled'"), std::string::npos) << e;
     EXPECT_NE(e.find("rdma"), std::string::npos) << e;
-    e = ErrorOf({ { "job", { { "transport", "rdma" }, { "rdma", { { "mtu_bytes", 2048 } } } } } });
+    e = test::ScenarioErrorOf(
+        { { "job", { { "transport", "rdma" }, { "rdma", { { "mtu_bytes", 2048 } } } } } });
     EXPECT_NE(e.find("key 'job.rdma.mtu_bytes'"), std::string::npos) << e;
     EXPECT_NE(e.find("at most topology.mtu_bytes - 44 (1456"), std::string::npos) << e;
-    e = ErrorOf({ { "job", { { "transport", "infiniband" } } } });
+    e = test::ScenarioErrorOf({ { "job", { { "transport", "infiniband" } } } });
     EXPECT_NE(e.find("key 'job.transport'"), std::string::npos) << e;
     Scenario s = test::Resolve({ { "job", { { "transport", "rdma" }, { "compute_s", 0.3 } } } });
     EXPECT_EQ(s.transport, "rdma");
@@ -165,7 +150,7 @@ TEST(Scenario, RdmaRulesAreChecked)
     s = test::Resolve({ { "job", { { "compute_s", 0.3 }, { "backward_share", 0.8 } } } });
     EXPECT_DOUBLE_EQ(s.model.ComputeSeconds(), 0.3);
     EXPECT_NEAR(s.model.backwardSeconds, 4 * s.model.forwardSeconds, 1e-12);
-    e = ErrorOf({ { "job", { { "backward_share", 1.5 } } } });
+    e = test::ScenarioErrorOf({ { "job", { { "backward_share", 1.5 } } } });
     EXPECT_NE(e.find("key 'job.backward_share'"), std::string::npos) << e;
 }
 
@@ -276,9 +261,9 @@ TEST(Scenario, BatchSizeScalesTheModelsCompute)
     // A user model must say which batch its compute time is for.
     json user = { { "job", { { "model", "tiny" }, { "batch_size", 128 } } },
                   { "models", { { "tiny", { { "parameters", 1000 }, { "compute_s", 0.01 } } } } } };
-    EXPECT_NE(ErrorOf(user).find("job.batch_size': model 'tiny' states no batch"),
+    EXPECT_NE(test::ScenarioErrorOf(user).find("job.batch_size': model 'tiny' states no batch"),
               std::string::npos)
-        << ErrorOf(user);
+        << test::ScenarioErrorOf(user);
     user["models"]["tiny"]["batch_size"] = 32;
     const double step = ns3::ModelProfile::StepSecondsFor(1000);
     EXPECT_NEAR(test::Resolve(user).model.ComputeSeconds(), step + (0.01 - step) * 4, 1e-12);
@@ -342,8 +327,8 @@ TEST(Scenario, UserModelFromALayersFile)
     EXPECT_NE(e.find("broken.csv:2: parameters"), std::string::npos) << e;
     json none
         = { { "job", { { "model", "x" } } }, { "models", { { "x", { { "compute_s", 0.04 } } } } } };
-    EXPECT_NE(ErrorOf(none).find("models.x.parameters': missing"), std::string::npos)
-        << ErrorOf(none);
+    EXPECT_NE(test::ScenarioErrorOf(none).find("models.x.parameters': missing"), std::string::npos)
+        << test::ScenarioErrorOf(none);
 }
 
 TEST(Scenario, LossKeysAreChecked)
@@ -353,11 +338,12 @@ TEST(Scenario, LossKeysAreChecked)
     EXPECT_DOUBLE_EQ(s.lossPercent, 0.5);
     EXPECT_EQ(s.lossHosts, (std::vector<uint32_t>{ 3, 0 }));
     json bad = { { "topology", { { "loss", { { "percent", 1 }, { "hosts", "S4" } } } } } };
-    EXPECT_NE(ErrorOf(bad).find("topology.loss.hosts': expected host names S0..S3 separated by "
-                                "commas, got 'S4'"),
+    EXPECT_NE(test::ScenarioErrorOf(bad).find(
+                  "topology.loss.hosts': expected host names S0..S3 separated by "
+                  "commas, got 'S4'"),
               std::string::npos)
-        << ErrorOf(bad);
-    EXPECT_NE(ErrorOf({ { "topology", { { "loss", { { "percent", -1 } } } } } })
+        << test::ScenarioErrorOf(bad);
+    EXPECT_NE(test::ScenarioErrorOf({ { "topology", { { "loss", { { "percent", -1 } } } } } })
                   .find("topology.loss.percent"),
               std::string::npos);
 }
@@ -368,19 +354,21 @@ TEST(Scenario, CollectiveKeysAreChecked)
         { { "job", { { "collective", "parameter_server" }, { "ps_servers", 2 } } } });
     EXPECT_EQ(s.collective, "parameter_server");
     EXPECT_EQ(s.psServers, 2u);
-    EXPECT_NE(ErrorOf({ { "job", { { "collective", "butterfly" } } } }).find("job.collective"),
+    EXPECT_NE(test::ScenarioErrorOf({ { "job", { { "collective", "butterfly" } } } })
+                  .find("job.collective"),
               std::string::npos);
     // Configuration B runs the job on 3 of the 4 hosts.
-    EXPECT_NE(ErrorOf({ { "job", { { "collective", "parameter_server" }, { "ps_servers", 4 } } } })
+    EXPECT_NE(test::ScenarioErrorOf(
+                  { { "job", { { "collective", "parameter_server" }, { "ps_servers", 4 } } } })
                   .find("job.ps_servers': expected at most the job's 3 workers, got 4"),
               std::string::npos);
-    EXPECT_NE(
-        ErrorOf({ { "job", { { "collective", "star" }, { "nccl", { { "channels", 2 } } } } } })
-            .find("job.nccl.channels': channels are the ring's"),
-        std::string::npos);
+    EXPECT_NE(test::ScenarioErrorOf(
+                  { { "job", { { "collective", "star" }, { "nccl", { { "channels", 2 } } } } } })
+                  .find("job.nccl.channels': channels are the ring's"),
+              std::string::npos);
     // A clique over many workers needs more links than the job's ports hold.
-    EXPECT_NE(
-        ErrorOf({ { "topology", { { "hosts", 64 } } }, { "job", { { "collective", "clique" } } } })
-            .find("job.collective': clique over 63 workers needs"),
-        std::string::npos);
+    EXPECT_NE(test::ScenarioErrorOf({ { "topology", { { "hosts", 64 } } },
+                                      { "job", { { "collective", "clique" } } } })
+                  .find("job.collective': clique over 63 workers needs"),
+              std::string::npos);
 }

@@ -21,20 +21,6 @@ Fabric(const json& topology)
     return { { "topology", t } };
 }
 
-std::string
-ErrorOf(const json& user)
-{
-    try
-    {
-        ResolveScenario(user, "bad.json");
-    }
-    catch (const ScenarioError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
 } // namespace
 
 TEST(LeafSpineScenario, TheUplinkRateFollowsTheOversubscription)
@@ -47,18 +33,20 @@ TEST(LeafSpineScenario, TheUplinkRateFollowsTheOversubscription)
     Scenario star = test::Resolve(json::object());
     EXPECT_EQ(star.leaves, 1u);
 
-    EXPECT_NE(
-        ErrorOf(Fabric({ { "leaves", 3 } })).find("key 'topology.leaves': expected a divisor"),
-        std::string::npos);
-    EXPECT_NE(ErrorOf(Fabric({ { "uplink_rate_gbps", 100 }, { "oversubscription", 2 } }))
-                  .find("key 'topology.oversubscription'"),
+    EXPECT_NE(test::ScenarioErrorOf(Fabric({ { "leaves", 3 } }))
+                  .find("key 'topology.leaves': expected a divisor"),
               std::string::npos);
+    EXPECT_NE(
+        test::ScenarioErrorOf(Fabric({ { "uplink_rate_gbps", 100 }, { "oversubscription", 2 } }))
+            .find("key 'topology.oversubscription'"),
+        std::string::npos);
     json pfc = Fabric(json::object());
     pfc["topology"]["pfc"] = { { "enabled", true } };
     pfc["job"] = { { "transport", "rdma" } };
-    EXPECT_NE(ErrorOf(pfc).find("key 'topology.pfc.enabled': PFC is modelled at the star's ToR"),
+    EXPECT_NE(test::ScenarioErrorOf(pfc).find(
+                  "key 'topology.pfc.enabled': PFC is modelled at the star's ToR"),
               std::string::npos)
-        << ErrorOf(pfc);
+        << test::ScenarioErrorOf(pfc);
 }
 
 TEST(LeafSpine, TwoIdenticalJobsShareOversubscribedUplinksEvenly)

@@ -114,6 +114,20 @@ Resolve(const nlohmann::json& user)
 }
 
 std::string
+ScenarioErrorOf(const nlohmann::json& user)
+{
+    try
+    {
+        ResolveScenario(user, "bad.json");
+    }
+    catch (const ScenarioError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+std::string
 MountSmallDisk(const std::string& dir, const std::string& size)
 {
     std::filesystem::create_directories(dir);

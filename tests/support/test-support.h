@@ -73,6 +73,9 @@ std::string ReadFile(const std::string& path);
 std::string MountSmallDisk(const std::string& dir, const std::string& size);
 /** Resolves a scenario given as JSON, as the runner would. */
 Scenario Resolve(const nlohmann::json& user);
+/** The message of the ScenarioError that resolving `user` (from "bad.json") throws ("" if
+ * none). */
+std::string ScenarioErrorOf(const nlohmann::json& user);
 
 } // namespace flumen::test
 
