@@ -2,6 +2,8 @@
 // `flumen keys`.
 #include "scenario-keys.h"
 
+#include "scenario-jobs.h"
+
 #include <fmt/format.h>
 
 namespace flumen
@@ -78,6 +80,14 @@ DescribeKeys()
     for (const auto& k : ModelKeys())
     {
         out += line(k, "models.<name>." + k.path);
+    }
+    // `jobs`: each entry takes the job keys that may differ between jobs, over `job`.
+    for (const auto& k : ScenarioKeys())
+    {
+        if (detail::IsPerJobKey(k.path))
+        {
+            out += line(k, "jobs[<i>]." + k.path.substr(4));
+        }
     }
     return out;
 }
