@@ -156,6 +156,27 @@ FormatHumanSummary(const RunSummary& sm)
                            b.port, 100 * b.utilization, b.drops, b.ecnMarks, b.meanQueueBytes / 1e3,
                            b.maxQueueBytes / 1e3);
     }
+    // A fabric: its busiest uplink, where jobs meet.
+    const PortSummary* uplink = nullptr;
+    for (const auto& p : sm.ports)
+    {
+        const bool isUplink = p.port.find(" uplink to spine ") != std::string::npos
+                              || p.port.rfind("spine ", 0) == 0;
+        if (isUplink && (!uplink || p.utilization > uplink->utilization))
+        {
+            uplink = &p;
+        }
+    }
+    if (uplink)
+    {
+        out += fmt::format("  busiest uplink   {}: utilization {:.1f}%{}\n", uplink->port,
+                           100 * uplink->utilization,
+                           sm.engine == "flow"
+                               ? std::string()
+                               : fmt::format(", drops {}, ECN marks {}, queue max {:.0f} KB",
+                                             uplink->drops, uplink->ecnMarks,
+                                             uplink->maxQueueBytes / 1e3));
+    }
     const double pace = sm.wallPerSimulatedS;
     const std::string relative = pace >= 1 || pace <= 0
                                      ? fmt::format("{:.0f}x slower than real time", pace)
