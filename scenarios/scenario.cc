@@ -166,7 +166,8 @@ CheckCollective(const Scenario& s, const json& r)
     const auto sockets = ValueAt(r, "job.tcp.sockets_per_peer").get<uint64_t>();
     using Helper = ns3::TrainingJobHelper;
     if (links > Helper::kMaxLinks
-        || 40000 + (Helper::kFirstLinkIndex + links) * sockets > Helper::kTcpListenPortBase)
+        || Helper::kTcpLocalPortBase + (Helper::kFirstLinkIndex + links) * sockets
+               > Helper::kTcpListenPortBase)
     {
         Fail(s.source, "job.collective",
              fmt::format("{} over {} workers needs {} links of {} TCP connections each, more "

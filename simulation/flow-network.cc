@@ -5,7 +5,6 @@
 
 #include "ns3/core-module.h"
 #include "ns3/flow-generator.h"
-#include "ns3/flow-hash-routing.h"
 #include "ns3/flow-ring-transport.h"
 #include "ns3/fluid-host.h"
 #include "ns3/node.h"
@@ -49,6 +48,8 @@ struct FlowPlayer
     Ptr<FluidNetwork> net;
     Ptr<FlowSchedule> schedule;
     FluidHost::Route route;
+    Ipv4Address source;
+    Ipv4Address destination;
     double wireFactor = 1;
     Time origin;
     Time stop;
@@ -87,7 +88,10 @@ struct FlowPlayer
                             [self, index, bytes = a.sizeBytes]
                             {
                                 FluidNetwork::FlowSpec spec;
-                                spec.path = self->route.links;
+                                // On a fabric each connection its spine (its ephemeral
+                                // port stood in for by its index).
+                                spec.path = self->route.PathOf(self->source, self->destination, 6,
+                                                               static_cast<uint16_t>(index), 0);
                                 spec.bytes = double(bytes + FlowGenerator::kHeaderBytes);
                                 spec.wireFactor = self->wireFactor;
                                 spec.cls = FluidNetwork::CROSS;
@@ -217,7 +221,8 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });
         Ptr<FluidHost> host = CreateObject<FluidHost>();
         host->SetNetwork(m_net);
-        host->SetAddress(Ipv4Address(0x0a010001 + i)); // 10.1.0.1, ...: names only
+        // The packet level's addresses (10.<i / 256>.<i % 256>.1): a fabric's switches hash them.
+        host->SetAddress(Ipv4Address(0x0a000001 + (i << 8)));
         m_addresses.push_back(host->GetAddress());
         m_hosts.Get(i)->AggregateObject(host);
     }
@@ -252,12 +257,14 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         const uint32_t b = to / perLeaf;
         if (a != b)
         {
-            // One spine per pair of hosts, by the switches' hash of the addresses: at packet
-            // level each connection hashes apart (docs/flow-engine.md).
-            const uint64_t h
-                = FlowHashRouting::FlowHash(m_addresses[from], m_addresses[to], 0, 0, 0, 0);
-            const uint32_t sp = static_cast<uint32_t>(h % s.spines);
-            r.links = { up[from], leafUp[a][sp], spineDown[sp][b], down[to] };
+            // Over any spine: a connection takes the one the source leaf's hash picks, as at
+            // packet level (the leaf's salt is its index); `links` is the first.
+            for (uint32_t sp = 0; sp < s.spines; ++sp)
+            {
+                r.paths.push_back({ up[from], leafUp[a][sp], spineDown[sp][b], down[to] });
+            }
+            r.salt = a;
+            r.links = r.paths.front();
             r.delay = delay * 4;
         }
         m_hosts.Get(from)->GetObject<FluidHost>()->AddRoute(m_addresses[to], r);
@@ -326,6 +333,7 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     {
         helper.SetTransportAttribute("Weight", DoubleValue(1.0));
         helper.SetTransportAttribute("WireFactor", DoubleValue(m_roceWireFactor));
+        helper.SetTransportAttribute("Connections", UintegerValue(0));
         return;
     }
     Ptr<TcpRingTransport> tcp = CreateObject<TcpRingTransport>(); // its attributes' defaults
@@ -334,6 +342,7 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     tcp->GetAttribute("SocketsPerPeer", sockets);
     tcp->GetAttribute("HostCeiling", ceiling);
     helper.SetTransportAttribute("Weight", DoubleValue(sockets.Get()));
+    helper.SetTransportAttribute("Connections", sockets);
     helper.SetTransportAttribute("HostCeiling", ceiling);
     helper.SetTransportAttribute("WireFactor", DoubleValue(m_tcpWireFactor));
 }
@@ -348,13 +357,15 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
     auto ids = std::make_shared<std::vector<uint64_t>>();
     Ptr<FluidNetwork> net = m_net;
     const double wire = m_tcpWireFactor;
+    const Ipv4Address from = m_addresses[m_crossSource];
+    const Ipv4Address to = m_addresses[m_crossDestination];
     Simulator::Schedule(start,
                         [=]
                         {
                             for (uint32_t k = 0; k < streams; ++k)
                             {
                                 FluidNetwork::FlowSpec spec;
-                                spec.path = route.links;
+                                spec.path = route.PathOf(from, to, 6, static_cast<uint16_t>(k), 0);
                                 spec.capBps = gbps * 1e9 / streams;
                                 spec.paced = true;
                                 spec.wireFactor = wire;
@@ -392,6 +403,8 @@ FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     player->route = m_hosts.Get(m_crossSource)
                         ->GetObject<FluidHost>()
                         ->GetRoute(m_addresses[m_crossDestination]);
+    player->source = m_addresses[m_crossSource];
+    player->destination = m_addresses[m_crossDestination];
     player->wireFactor = m_tcpWireFactor;
     player->origin = start;
     player->stop = stop;

@@ -131,7 +131,8 @@ TrainingJobHelper::MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t inde
         UintegerValue sockets;
         tcp->GetAttribute("SocketsPerPeer", sockets);
         tcp->SetAttribute("ListenPort", UintegerValue(kTcpListenPortBase + index));
-        tcp->SetAttribute("LocalPortBase", UintegerValue(40000 + index * sockets.Get()));
+        tcp->SetAttribute("LocalPortBase",
+                          UintegerValue(kTcpLocalPortBase + index * sockets.Get()));
         tcp->SetNode(node);
         tcp->SetNextAddress(peer);
     }
@@ -143,7 +144,11 @@ TrainingJobHelper::MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t inde
     }
     else if (Ptr<FlowRingTransport> flow = DynamicCast<FlowRingTransport>(transport))
     {
+        UintegerValue connections;
+        flow->GetAttribute("Connections", connections);
         flow->SetAttribute("Port", UintegerValue(kTcpListenPortBase + index));
+        flow->SetAttribute("LocalPortBase",
+                           UintegerValue(kTcpLocalPortBase + index * connections.Get()));
         flow->SetNode(node);
         flow->SetNextAddress(peer);
     }

@@ -42,6 +42,8 @@ class TrainingJobHelper
   public:
     /** TCP's first listening port; transport index i listens on kTcpListenPortBase + i. */
     static constexpr uint16_t kTcpListenPortBase = 45000;
+    /** Connection k of transport index i binds kTcpLocalPortBase + i x connections + k. */
+    static constexpr uint16_t kTcpLocalPortBase = 40000;
     /** The first transport index of tree links (ring channels are 0..63). */
     static constexpr uint32_t kFirstLinkIndex = 64;
     /** Tree links at most: their ports stay below the ring's local ports' range. */

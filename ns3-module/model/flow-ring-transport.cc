@@ -2,6 +2,7 @@
 
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/ring-allreduce.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -10,6 +11,15 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FlowRingTransport");
 NS_OBJECT_ENSURE_REGISTERED(FlowRingTransport);
+
+namespace
+{
+
+constexpr uint8_t kTcp = 6;
+constexpr uint8_t kUdp = 17;
+constexpr uint16_t kRocePort = 4791; // RoceHeader::kUdpPort, both ways
+
+} // namespace
 
 TypeId
 FlowRingTransport::GetTypeId()
@@ -31,6 +41,19 @@ FlowRingTransport::GetTypeId()
                             "Link bytes per payload byte (the transport's headers on the wire).",
                             DoubleValue(1.0), MakeDoubleAccessor(&FlowRingTransport::m_wireFactor),
                             MakeDoubleChecker<double>(1, 10))
+              .AddAttribute("Connections",
+                            "TCP connections of the link, each a stripe of every message that "
+                            "a fabric's switches route on its own (0: one RoCE queue pair, UDP "
+                            "port 4791 both ways).",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&FlowRingTransport::m_connections),
+                            MakeUintegerChecker<uint32_t>(0, 64))
+              .AddAttribute("LocalPortBase",
+                            "Source port of connection 0 (connection k: LocalPortBase + k), as "
+                            "the TCP transport binds them.",
+                            UintegerValue(40000),
+                            MakeUintegerAccessor(&FlowRingTransport::m_localPortBase),
+                            MakeUintegerChecker<uint16_t>())
               .AddAttribute(
                   "HostCeiling", "Host-side throughput ceiling of the ring link (0 = none).",
                   DataRateValue(DataRate(0)),
@@ -96,12 +119,43 @@ FlowRingTransport::SendNext()
         spec.capBps = static_cast<double>(m_hostCeiling.GetBitRate());
     }
     spec.done = MakeCallback(&FlowRingTransport::HandleFlowDone, this);
-    m_host->GetNetwork()->StartFlow(spec);
+    const Ipv4Address self = m_host->GetAddress();
+    if (route.paths.empty() || m_connections == 0)
+    {
+        // One path, or a queue pair (its UDP ports are 4791 both ways): one flow.
+        spec.path = route.PathOf(self, m_next, kUdp, kRocePort, kRocePort);
+        m_stripesLeft = 1;
+        m_host->GetNetwork()->StartFlow(spec);
+        return;
+    }
+    // Equal-cost paths: each connection's stripe where the switch's hash sends it, with its
+    // share of the link's weight and ceiling.
+    m_stripesLeft = 0;
+    for (uint32_t k = 0; k < m_connections; ++k)
+    {
+        const uint64_t stripe = RingAllReduce::ChunkBytes(m_inFlight, m_connections, k);
+        if (stripe == 0 && k > 0)
+        {
+            continue;
+        }
+        FluidNetwork::FlowSpec one = spec;
+        one.path
+            = route.PathOf(self, m_next, kTcp, static_cast<uint16_t>(m_localPortBase + k), m_port);
+        one.bytes = static_cast<double>(stripe);
+        one.weight = m_weight / m_connections;
+        one.capBps = spec.capBps / m_connections;
+        ++m_stripesLeft;
+        m_host->GetNetwork()->StartFlow(one);
+    }
 }
 
 void
 FlowRingTransport::HandleFlowDone(uint64_t)
 {
+    if (--m_stripesLeft > 0)
+    {
+        return;
+    }
     const FluidHost::Route& route = m_host->GetRoute(m_next);
     Simulator::Schedule(route.delay, &FluidHost::Deliver, route.to, m_port, m_inFlight);
     m_bytesSent += m_inFlight;

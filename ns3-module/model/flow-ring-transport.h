@@ -52,6 +52,9 @@ class FlowRingTransport : public RingTransport
     double m_weight;
     double m_wireFactor;
     DataRate m_hostCeiling; //!< 0 = none
+    uint32_t m_connections;
+    uint16_t m_localPortBase;
+    uint32_t m_stripesLeft = 0; //!< flows of the message in flight still moving
 
     Ptr<Node> m_node;
     Ipv4Address m_next;

@@ -1,5 +1,7 @@
 #include "fluid-host.h"
 
+#include "flow-hash-routing.h"
+
 #include "ns3/log.h"
 
 namespace ns3
@@ -25,6 +27,19 @@ FluidHost::DoDispose()
     m_routes.clear();
     m_ports.clear();
     Object::DoDispose();
+}
+
+const std::vector<uint32_t>&
+FluidHost::Route::PathOf(Ipv4Address source, Ipv4Address destination, uint8_t protocol,
+                         uint16_t sourcePort, uint16_t destinationPort) const
+{
+    if (paths.empty())
+    {
+        return links;
+    }
+    const uint64_t h = FlowHashRouting::FlowHash(source, destination, protocol, sourcePort,
+                                                 destinationPort, salt);
+    return paths[h % paths.size()];
 }
 
 void

@@ -30,6 +30,18 @@ class FluidHost : public Object
         Ptr<FluidHost> to;
         std::vector<uint32_t> links; //!< the FluidNetwork's link ids, in order
         Time delay;                  //!< propagation along them
+        /**
+         * Equal-cost alternatives to `links` (a fabric's spines), of which the switch picks
+         * one per connection by FlowHashRouting::FlowHash with `salt`; empty: `links` only.
+         */
+        std::vector<std::vector<uint32_t>> paths;
+        uint64_t salt = 0;
+
+        /** The links one connection (protocol, ports) takes, as the packet level's switch
+         * would pick them for these addresses. */
+        const std::vector<uint32_t>& PathOf(Ipv4Address source, Ipv4Address destination,
+                                            uint8_t protocol, uint16_t sourcePort,
+                                            uint16_t destinationPort) const;
     };
 
     void SetNetwork(Ptr<FluidNetwork> network) { m_network = network; }

@@ -95,3 +95,45 @@ TEST(LeafSpine, TwoIdenticalJobsShareOversubscribedUplinksEvenly)
     }
     EXPECT_NEAR(mean["flow"], mean["packet"], 0.1 * mean["packet"]);
 }
+
+TEST(LeafSpine, TheFlowEngineSpreadsConnectionsOverSpinesAsTheSwitchesDo)
+{
+    // One 2-worker ring between two leaves over 2 spines, 3 TCP connections per hop: each
+    // connection takes the spine its source leaf's hash picks, in both engines.
+    json user = Fabric({ { "spines", 2 }, { "oversubscription", 2 } });
+    user["models"] = { { "comm", { { "parameters", 5000000 }, { "compute_s", 0.002 } } } };
+    user["job"] = { { "model", "comm" },
+                    { "iterations", 3 },
+                    { "warmup_iterations", 1 },
+                    { "hosts", "S0,S4" },
+                    { "tcp", { { "sockets_per_peer", 3 } } } };
+    user["simulation"] = { { "progress_interval_s", 0 } };
+    std::map<std::string, std::map<std::string, double>> used; // engine -> uplink -> utilization
+    for (const std::string engine : { "packet", "flow" })
+    {
+        user["simulation"]["engine"] = engine;
+        RunOutput out = RunScenario(test::Resolve(user));
+        for (const auto& p : out.summary.ports)
+        {
+            if (p.port.find("uplink") != std::string::npos || p.port.rfind("spine", 0) == 0)
+            {
+                used[engine][p.port] = p.utilization;
+            }
+        }
+    }
+    ASSERT_EQ(used["packet"].size(), 8u);
+    int carrying = 0;
+    for (const auto& [port, packet] : used["packet"])
+    {
+        const double flow = used["flow"].at(port);
+        std::cout << "[measure] " << port << ": packet " << packet << ", flow " << flow << "\n";
+        // The same uplinks carry the ring, about as much.
+        EXPECT_EQ(packet > 0.02, flow > 0.02) << port;
+        if (packet > 0.02)
+        {
+            ++carrying;
+            EXPECT_NEAR(flow, packet, 0.15 * packet) << port;
+        }
+    }
+    EXPECT_GE(carrying, 2);
+}
