@@ -395,6 +395,14 @@ AddCrossTrafficKeys(std::vector<KeySpec>& k)
     k.push_back(Key("cross_traffic.start_s", KeyType::Number, 0.0,
                     "when the cross traffic starts (the job at job.start_s)", 0, 1e6,
                     Into(&Scenario::crossStartS), Unit::Seconds));
+    k.push_back(Key("cross_traffic.source", KeyType::String, "",
+                    "the host that sends the cross traffic (\"S5\"; empty = the "
+                    "configuration's: A S0, B S2); in A the bottleneck is its NIC",
+                    -1e300, 1e300, Into(&Scenario::crossSourceText)));
+    k.push_back(Key("cross_traffic.destination", KeyType::String, "",
+                    "the host that receives it (empty = the configuration's: A S1, B S0); in B "
+                    "the bottleneck is its ToR port",
+                    -1e300, 1e300, Into(&Scenario::crossDestinationText)));
 }
 
 void

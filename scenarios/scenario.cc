@@ -238,6 +238,42 @@ CheckFabric(Scenario& s)
     s.oversubscription = hostsPerLeaf * s.linkRateGbps / (s.spines * s.uplinkRateGbps);
 }
 
+// The cross traffic's hosts: one host each, where given, and two distinct ones.
+void
+ResolveCrossTrafficHosts(Scenario& s)
+{
+    auto one = [&s](const std::string& key, const std::string& text)
+    {
+        if (text.empty())
+        {
+            return ns3::StarTopologyConfig::kConfigured;
+        }
+        const std::vector<uint32_t> hosts = HostList(s, key, text);
+        if (hosts.size() != 1)
+        {
+            Fail(s.source, key, fmt::format("expected one host, got '{}'", text));
+        }
+        return hosts.front();
+    };
+    s.crossSource = one("cross_traffic.source", s.crossSourceText);
+    s.crossDestination = one("cross_traffic.destination", s.crossDestinationText);
+    const ns3::StarRoles configured = ns3::StarTopologyHelper::Roles(s.configuration, s.hosts);
+    const uint32_t from = s.crossSource != ns3::StarTopologyConfig::kConfigured
+                              ? s.crossSource
+                              : configured.crossSource;
+    const uint32_t to = s.crossDestination != ns3::StarTopologyConfig::kConfigured
+                            ? s.crossDestination
+                            : configured.crossDestination;
+    if (from == to)
+    {
+        Fail(s.source,
+             s.crossDestinationText.empty() ? "cross_traffic.source" : "cross_traffic.destination",
+             fmt::format("expected the cross traffic's source and destination apart, got S{} "
+                         "for both",
+                         from));
+    }
+}
+
 // Rules between keys, checked once every key holds a valid value of its own. A job of `jobs`
 // (`jobView`) leaves the scenario-wide rules to the scenario: the cross traffic's files, PFC.
 void
@@ -272,6 +308,7 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
     }
     s.pcapHosts = HostList(s, "outputs.pcap_hosts", s.pcapHostsText);
     s.lossHosts = HostList(s, "topology.loss.hosts", s.lossHostsText);
+    ResolveCrossTrafficHosts(s);
     if (s.lossPercent > 0 && s.engine == "flow")
     {
         Fail(source, "topology.loss.percent",
@@ -344,6 +381,17 @@ ModelVersion(const Scenario& s)
         return fmt::format("{}; burst {}", kSimulationModelVersion, kBurstModelVersion);
     }
     return kSimulationModelVersion;
+}
+
+ns3::StarRoles
+CrossTrafficRoles(const Scenario& s)
+{
+    ns3::StarTopologyConfig c;
+    c.configuration = s.configuration;
+    c.hosts = s.hosts;
+    c.crossSource = s.crossSource;
+    c.crossDestination = s.crossDestination;
+    return ns3::StarTopologyHelper::Roles(c);
 }
 
 std::vector<const Scenario*>

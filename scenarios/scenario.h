@@ -88,6 +88,11 @@ struct Scenario
     double crossLoadGbps = 0;
     uint32_t crossStreams = 0;
     double crossStartS = 0;
+    std::string crossSourceText;      //!< cross_traffic.source as given
+    std::string crossDestinationText; //!< cross_traffic.destination as given
+    /** Their host indices (StarTopologyConfig::kConfigured: the configuration's). */
+    uint32_t crossSource = ns3::StarTopologyConfig::kConfigured;
+    uint32_t crossDestination = ns3::StarTopologyConfig::kConfigured;
     std::string crossArrivals;        //!< "testbed" or "exponential"
     uint32_t crossSizeBlockFlows = 0; //!< websearch: flows per stratified block of sizes
     uint64_t burstWidthUs = 0;
@@ -127,6 +132,8 @@ struct Scenario
 /** The scenario's training jobs: each of `jobs`, else the scenario itself (none when
  * job.enabled is false). */
 std::vector<const Scenario*> Jobs(const Scenario& s);
+/** The configuration's roles with the cross traffic where the scenario puts it. */
+ns3::StarRoles CrossTrafficRoles(const Scenario& s);
 
 /**
  * Changes whenever the simulation gives different results for the same scenario (a fixed

@@ -7,6 +7,7 @@
 #include "ns3/flow-generator.h"
 #include "ns3/flow-ring-transport.h"
 #include "ns3/fluid-host.h"
+#include "ns3/iperf-helper.h"
 #include "ns3/node.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/tcp-ring-transport.h"
@@ -176,7 +177,7 @@ HostRunsRdma(const Scenario& s, uint32_t host)
 bool
 FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& why)
 {
-    const StarRoles roles = StarTopologyHelper::Roles(s.configuration, s.hosts);
+    const StarRoles roles = CrossTrafficRoles(s);
     const bool roundRobin = roles.bottleneckAtNic && HostRunsRdma(s, roles.crossSource);
     // The configuration's bottleneck, and in a fabric the busiest uplink (FIFO switch ports
     // where jobs meet).
@@ -242,7 +243,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         }
     }
     const uint32_t perLeaf = hosts / s.leaves;
-    const StarRoles roles = StarTopologyHelper::Roles(s.configuration, hosts);
+    const StarRoles roles = CrossTrafficRoles(s);
     m_crossSource = roles.crossSource;
     m_crossDestination = roles.crossDestination;
     // Routes where traffic goes: each rank to the next, and the cross traffic's (all pairs
@@ -365,7 +366,11 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
                             for (uint32_t k = 0; k < streams; ++k)
                             {
                                 FluidNetwork::FlowSpec spec;
-                                spec.path = route.PathOf(from, to, 6, static_cast<uint16_t>(k), 0);
+                                // On a fabric, the spine of the packet level's stream k:
+                                // ns-3 gives the source's k-th ephemeral port, 49153 + k.
+                                spec.path
+                                    = route.PathOf(from, to, 6, static_cast<uint16_t>(49153 + k),
+                                                   IperfHelper::kDefaultPort);
                                 spec.capBps = gbps * 1e9 / streams;
                                 spec.paced = true;
                                 spec.wireFactor = wire;

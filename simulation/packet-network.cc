@@ -69,6 +69,8 @@ BuildStar(const Scenario& s)
     topo.pfc = s.pfcEnabled;
     topo.lossRate = s.lossPercent / 100.0;
     topo.lossHosts = s.lossHosts;
+    topo.crossSource = s.crossSource;
+    topo.crossDestination = s.crossDestination;
     topo.leaves = s.leaves;
     topo.spines = s.spines;
     topo.uplinkRate = DataRate(static_cast<uint64_t>(std::llround(s.uplinkRateGbps * 1e9)));

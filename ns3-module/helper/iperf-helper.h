@@ -24,7 +24,10 @@ struct IperfFlows
 class IperfHelper
 {
   public:
-    IperfHelper(DataRate totalRate, uint32_t streams, uint16_t port = 5001);
+    /** iperf's server port. */
+    static constexpr uint16_t kDefaultPort = 5001;
+
+    IperfHelper(DataRate totalRate, uint32_t streams, uint16_t port = kDefaultPort);
     /** iperf's write length (-l). */
     void SetWriteBytes(uint32_t bytes) { m_writeBytes = bytes; }
 

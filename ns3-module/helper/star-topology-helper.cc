@@ -91,7 +91,7 @@ StarTopology::AssignStreams(int64_t stream)
 std::string
 StarTopology::GetBottleneckName() const
 {
-    return StarTopologyHelper::Roles(config.configuration, config.hosts).BottleneckName();
+    return StarTopologyHelper::Roles(config).BottleneckName();
 }
 
 std::string
@@ -234,7 +234,7 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         }
     }
 
-    const StarRoles roles = Roles(m_config.configuration, m_config.hosts);
+    const StarRoles roles = Roles(m_config);
     t.jobHosts = roles.jobHosts;
     t.crossSource = roles.crossSource;
     t.crossDestination = roles.crossDestination;
@@ -263,6 +263,24 @@ StarTopologyHelper::Roles(char configuration, uint32_t hosts)
     r.bottleneckAtNic = configuration == 'A';
     r.crossSource = configuration == 'A' ? 0 : 2; // A: S0 -> S1 (S0's successor); B: S2 -> S0
     r.crossDestination = configuration == 'A' ? 1 : 0;
+    return r;
+}
+
+StarRoles
+StarTopologyHelper::Roles(const StarTopologyConfig& config)
+{
+    StarRoles r = Roles(config.configuration, config.hosts);
+    if (config.crossSource != StarTopologyConfig::kConfigured)
+    {
+        r.crossSource = config.crossSource;
+    }
+    if (config.crossDestination != StarTopologyConfig::kConfigured)
+    {
+        r.crossDestination = config.crossDestination;
+    }
+    NS_ABORT_MSG_IF(r.crossSource >= config.hosts || r.crossDestination >= config.hosts
+                        || r.crossSource == r.crossDestination,
+                    "the cross traffic needs two distinct hosts of the topology");
     return r;
 }
 

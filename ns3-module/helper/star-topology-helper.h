@@ -78,6 +78,10 @@ struct StarTopologyConfig
     /** Random loss (LinkLoss) on both directions of these hosts' links; 0 = none. */
     double lossRate = 0;
     std::vector<uint32_t> lossHosts; //!< empty: every host's link
+    /** The cross traffic's hosts, overriding the configuration's (kConfigured: keep it). */
+    static constexpr uint32_t kConfigured = 0xffffffff;
+    uint32_t crossSource = kConfigured;
+    uint32_t crossDestination = kConfigured;
     /** ToR switches the hosts split over (1: the star); with 2 or more, `spines` above them. */
     uint32_t leaves = 1;
     uint32_t spines = 1;
@@ -151,6 +155,8 @@ class StarTopologyHelper
     static std::vector<uint32_t> JobHosts(char configuration, uint32_t hosts = 4);
     /** Every role of configuration A or B on `hosts` hosts. */
     static StarRoles Roles(char configuration, uint32_t hosts = 4);
+    /** The roles of a configuration with its cross-traffic hosts where it places them. */
+    static StarRoles Roles(const StarTopologyConfig& config);
     /** The name of host `host`'s NIC egress ("S1 NIC egress") or ToR port ("ToR port towards S1").
      */
     static std::string PortName(uint32_t host, bool nic);

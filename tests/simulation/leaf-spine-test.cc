@@ -137,3 +137,66 @@ TEST(LeafSpine, TheFlowEngineSpreadsConnectionsOverSpinesAsTheSwitchesDo)
     }
     EXPECT_GE(carrying, 2);
 }
+
+TEST(LeafSpineScenario, CrossTrafficGoesBetweenTheHostsNamed)
+{
+    json user = Fabric({ { "spines", 2 } });
+    user["cross_traffic"] = { { "type", "iperf" }, { "load_gbps", 5 }, { "source", "S6" } };
+    Scenario s = test::Resolve(user);
+    EXPECT_EQ(CrossTrafficRoles(s).crossSource, 6u);
+    EXPECT_EQ(CrossTrafficRoles(s).crossDestination, 0u); // configuration B's
+    EXPECT_EQ(CrossTrafficRoles(s).BottleneckName(), "ToR port towards S0");
+    user["cross_traffic"]["destination"] = "S6";
+    EXPECT_NE(test::ScenarioErrorOf(user).find("key 'cross_traffic.destination': expected the "
+                                               "cross traffic's source and destination apart"),
+              std::string::npos)
+        << test::ScenarioErrorOf(user);
+    user["cross_traffic"]["destination"] = "S1,S2";
+    EXPECT_NE(test::ScenarioErrorOf(user).find("expected one host"), std::string::npos);
+    user["cross_traffic"]["destination"] = "S8";
+    EXPECT_NE(test::ScenarioErrorOf(user).find("host names S0..S7"), std::string::npos);
+    user["cross_traffic"].erase("destination");
+    user["cross_traffic"]["source"] = "S0"; // B's destination
+    EXPECT_NE(test::ScenarioErrorOf(user).find("key 'cross_traffic.source'"), std::string::npos);
+}
+
+TEST(LeafSpine, CrossTrafficBetweenLeavesTakesTheSameSpinesInBothEngines)
+{
+    // 10 Gbps of iperf from S6 (leaf 1) into S1 (leaf 0) beside a ring on S0,S1,S4,S5: its 4
+    // streams
+    // hash over both spines as the packet level's sockets do (their ephemeral ports).
+    json user = Fabric({ { "spines", 2 }, { "oversubscription", 2 } });
+    user["models"] = { { "comm", { { "parameters", 5000000 }, { "compute_s", 0.01 } } } };
+    user["job"] = { { "model", "comm" },
+                    { "iterations", 4 },
+                    { "warmup_iterations", 1 },
+                    { "hosts", "S0,S1,S4,S5" } };
+    user["cross_traffic"]
+        = { { "type", "iperf" }, { "load_gbps", 10 }, { "source", "S6" }, { "destination", "S1" } };
+    user["simulation"] = { { "progress_interval_s", 0 } };
+    std::map<std::string, RunSummary> run;
+    for (const std::string engine : { "packet", "flow" })
+    {
+        user["simulation"]["engine"] = engine;
+        run[engine] = RunScenario(test::Resolve(user)).summary;
+        EXPECT_EQ(run[engine].bottleneck.port, "ToR port towards S1");
+        EXPECT_NEAR(run[engine].crossTraffic.achievedGbps, 10, 0.2) << engine;
+    }
+    for (size_t p = 0; p < run["packet"].ports.size(); ++p)
+    {
+        const PortSummary& packet = run["packet"].ports[p];
+        const PortSummary& flow = run["flow"].ports.at(p);
+        ASSERT_EQ(packet.port, flow.port);
+        // The uplinks (the packet level's host ports also carry the ACKs the flow engine
+        // leaves out).
+        if (packet.port.find("uplink") != std::string::npos || packet.port.rfind("spine", 0) == 0)
+        {
+            EXPECT_NEAR(flow.utilization, packet.utilization, 0.05) << packet.port;
+        }
+    }
+    std::cout << "[measure] iperf S6 -> S1 across 2 spines: mean iteration packet "
+              << run["packet"].iterationTimeS.mean << " s, flow " << run["flow"].iterationTimeS.mean
+              << " s\n";
+    EXPECT_NEAR(run["flow"].iterationTimeS.mean, run["packet"].iterationTimeS.mean,
+                0.05 * run["packet"].iterationTimeS.mean);
+}
