@@ -152,9 +152,7 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
         FailUnfinished(s, measurement);
     }
     measurement.CloseWindow();
-    FinishedRun finished{
-        s, *network, measurement, cross, fixed, jobUnfinished, Simulator::Now().GetSeconds()
-    };
+    FinishedRun finished{ s, *network, measurement, cross, fixed, Simulator::Now().GetSeconds() };
     RunOutput out = Summarise(finished);
     out.summary.wallTimeS
         = std::chrono::duration<double>(Measurement::Clock::now() - wallStart).count();

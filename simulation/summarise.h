@@ -19,7 +19,6 @@ struct FinishedRun
     const Measurement& measurement;
     const std::optional<CrossTraffic>& cross;
     bool fixedDuration = false; //!< RunOptions::fixedDurationS was set
-    bool jobUnfinished = false; //!< cut by simulation.max_time_s (on_max_time = report)
     double simulatedS = 0;
 };
 
