@@ -105,9 +105,10 @@ FormatHumanSummary(const RunSummary& sm)
                                          : fmt::format("{} {:.1f} Gbps", c.type, c.offeredGbps);
     const json& topology = sc["topology"];
     const int leaves = topology.value("leaves", 1);
-    const std::string fabric
-        = leaves > 1 ? fmt::format(" on {} leaves x {} spines", leaves, topology.value("spines", 1))
-                     : "";
+    const std::string fabric = leaves > 1 ? fmt::format(" on {} leaves x {} spine{}", leaves,
+                                                        topology.value("spines", 1),
+                                                        topology.value("spines", 1) == 1 ? "" : "s")
+                                          : "";
     std::string out = fmt::format(
         "{}: configuration {}{}, {}{}\n", sm.name, topology["configuration"].get<std::string>(),
         fabric,
