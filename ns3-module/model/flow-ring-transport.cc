@@ -6,6 +6,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -129,22 +131,37 @@ FlowRingTransport::SendNext()
         return;
     }
     // Equal-cost paths: each connection's stripe where the switch's hash sends it, with its
-    // share of the link's weight and ceiling.
-    m_stripesLeft = 0;
+    // share of the link's weight and ceiling; the stripes on one path move as one flow (equal
+    // weights on equal links: they would move in step).
+    struct PathShare
+    {
+        const std::vector<uint32_t>* path;
+        uint64_t bytes;
+        uint32_t connections;
+    };
+    std::vector<PathShare> shares;
     for (uint32_t k = 0; k < m_connections; ++k)
     {
-        const uint64_t stripe = RingAllReduce::ChunkBytes(m_inFlight, m_connections, k);
-        if (stripe == 0 && k > 0)
+        const std::vector<uint32_t>* path
+            = &route.PathOf(self, m_next, kTcp, static_cast<uint16_t>(m_localPortBase + k), m_port);
+        auto share = std::find_if(shares.begin(), shares.end(),
+                                  [path](const PathShare& p) { return p.path == path; });
+        if (share == shares.end())
         {
-            continue;
+            shares.push_back({ path, 0, 0 });
+            share = shares.end() - 1;
         }
+        share->bytes += RingAllReduce::ChunkBytes(m_inFlight, m_connections, k);
+        share->connections++;
+    }
+    m_stripesLeft = static_cast<uint32_t>(shares.size());
+    for (const PathShare& share : shares)
+    {
         FluidNetwork::FlowSpec one = spec;
-        one.path
-            = route.PathOf(self, m_next, kTcp, static_cast<uint16_t>(m_localPortBase + k), m_port);
-        one.bytes = static_cast<double>(stripe);
-        one.weight = m_weight / m_connections;
-        one.capBps = spec.capBps / m_connections;
-        ++m_stripesLeft;
+        one.path = *share.path;
+        one.bytes = static_cast<double>(share.bytes);
+        one.weight = m_weight * share.connections / m_connections;
+        one.capBps = spec.capBps * share.connections / m_connections;
         m_host->GetNetwork()->StartFlow(one);
     }
 }

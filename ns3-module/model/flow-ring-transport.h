@@ -54,7 +54,7 @@ class FlowRingTransport : public RingTransport
     DataRate m_hostCeiling; //!< 0 = none
     uint32_t m_connections;
     uint16_t m_localPortBase;
-    uint32_t m_stripesLeft = 0; //!< flows of the message in flight still moving
+    uint32_t m_stripesLeft = 0; //!< flows of the message in flight still moving (one per path)
 
     Ptr<Node> m_node;
     Ipv4Address m_next;
