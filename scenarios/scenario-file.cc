@@ -164,21 +164,31 @@ SetJobsKey(json& scenario, const std::string& key, const json& value)
     return true;
 }
 
+// A key that can be set: a scenario key, models.<name>.<field>, or jobs.<i>.<key> (whose
+// malformed forms throw, naming what is expected).
+bool
+KnownKey(const std::string& key)
+{
+    size_t index = 0;
+    std::string jobKey;
+    const bool isModelKey
+        = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
+    return FindKey(ScenarioKeys(), key) || isModelKey || detail::ParseJobsKey(key, index, jobKey);
+}
+
 } // namespace
 
 void
 SetKey(json& scenario, const std::string& key, const json& value)
 {
-    if (SetJobsKey(scenario, key, value))
-    {
-        return;
-    }
-    bool isModelKey = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
-    if (!FindKey(ScenarioKeys(), key) && !isModelKey)
+    if (!KnownKey(key))
     {
         throw ScenarioError(fmt::format("key '{}': unknown key (see ./flumen keys)", key));
     }
-    SetAtPath(scenario, key, value);
+    if (!SetJobsKey(scenario, key, value))
+    {
+        SetAtPath(scenario, key, value);
+    }
 }
 
 void
@@ -192,11 +202,7 @@ ApplyOverride(json& scenario, const std::string& assignment)
     }
     std::string key = assignment.substr(0, eq);
     std::string text = assignment.substr(eq + 1);
-    bool isModelKey = key.rfind("models.", 0) == 0 && std::count(key.begin(), key.end(), '.') == 2;
-    size_t jobIndex = 0;
-    std::string jobKey;
-    const bool isJobsKey = detail::ParseJobsKey(key, jobIndex, jobKey);
-    if (!FindKey(ScenarioKeys(), key) && !isModelKey && !isJobsKey)
+    if (!KnownKey(key))
     {
         throw ScenarioError(fmt::format("--set: key '{}': unknown key (see ./flumen keys)", key));
     }
@@ -214,10 +220,7 @@ ApplyOverride(json& scenario, const std::string& assignment)
         throw ScenarioError(fmt::format(
             "--set: key '{}': expected a number a double can hold, got '{}'", key, text));
     }
-    if (!SetJobsKey(scenario, key, value))
-    {
-        SetAtPath(scenario, key, value);
-    }
+    SetKey(scenario, key, value);
 }
 
 } // namespace flumen

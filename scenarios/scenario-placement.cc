@@ -140,20 +140,14 @@ ResolveCrossTrafficHosts(Scenario& s)
     };
     s.crossSource = one("cross_traffic.source", s.crossSourceText);
     s.crossDestination = one("cross_traffic.destination", s.crossDestinationText);
-    const ns3::StarRoles configured = ns3::StarTopologyHelper::Roles(s.configuration, s.hosts);
-    const uint32_t from = s.crossSource != ns3::StarTopologyConfig::kConfigured
-                              ? s.crossSource
-                              : configured.crossSource;
-    const uint32_t to = s.crossDestination != ns3::StarTopologyConfig::kConfigured
-                            ? s.crossDestination
-                            : configured.crossDestination;
-    if (from == to)
+    const ns3::StarRoles roles = CrossTrafficRoles(s);
+    if (roles.crossSource == roles.crossDestination)
     {
         Fail(s.source,
              s.crossDestinationText.empty() ? "cross_traffic.source" : "cross_traffic.destination",
              fmt::format("expected the cross traffic's source and destination apart, got S{} "
                          "for both",
-                         from));
+                         roles.crossSource));
     }
 }
 

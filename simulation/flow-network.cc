@@ -222,8 +222,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });
         Ptr<FluidHost> host = CreateObject<FluidHost>();
         host->SetNetwork(m_net);
-        // The packet level's addresses (10.<i / 256>.<i % 256>.1): a fabric's switches hash them.
-        host->SetAddress(Ipv4Address(0x0a000001 + (i << 8)));
+        host->SetAddress(StarTopologyHelper::HostAddress(i)); // the packet level's
         m_addresses.push_back(host->GetAddress());
         m_hosts.Get(i)->AggregateObject(host);
     }
@@ -242,7 +241,6 @@ FlowNetwork::FlowNetwork(const Scenario& s)
                 { StarTopologyHelper::UplinkName(l, sp, false), spineDown[sp].back() });
         }
     }
-    const uint32_t perLeaf = hosts / s.leaves;
     const StarRoles roles = CrossTrafficRoles(s);
     m_crossSource = roles.crossSource;
     m_crossDestination = roles.crossDestination;
@@ -254,8 +252,8 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         r.to = m_hosts.Get(to)->GetObject<FluidHost>();
         r.links = { up[from], down[to] };
         r.delay = delay * 2;
-        const uint32_t a = from / perLeaf;
-        const uint32_t b = to / perLeaf;
+        const uint32_t a = StarTopologyHelper::LeafOf(from, hosts, s.leaves);
+        const uint32_t b = StarTopologyHelper::LeafOf(to, hosts, s.leaves);
         if (a != b)
         {
             // Over any spine: a connection takes the one the source leaf's hash picks, as at

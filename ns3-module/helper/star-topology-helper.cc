@@ -74,7 +74,19 @@ StarTopology::GetBottleneckDevice() const
 uint32_t
 StarTopology::LeafOf(uint32_t host) const
 {
-    return host / (config.hosts / config.leaves);
+    return StarTopologyHelper::LeafOf(host, config.hosts, config.leaves);
+}
+
+uint32_t
+StarTopologyHelper::LeafOf(uint32_t host, uint32_t hosts, uint32_t leaves)
+{
+    return host / (hosts / leaves);
+}
+
+Ipv4Address
+StarTopologyHelper::HostAddress(uint32_t host)
+{
+    return Ipv4Address(0x0a000001 + (host << 8));
 }
 
 int64_t
@@ -117,6 +129,10 @@ StarTopologyHelper::StarTopologyHelper(const StarTopologyConfig& config) : m_con
     NS_ABORT_MSG_IF(config.leaves < 1 || config.hosts % config.leaves != 0,
                     "the hosts must split evenly over the leaves");
     NS_ABORT_MSG_IF(config.leaves > 1 && config.spines < 1, "a fabric needs a spine");
+    const StarRoles roles = Roles(config);
+    NS_ABORT_MSG_IF(roles.crossSource >= config.hosts || roles.crossDestination >= config.hosts
+                        || roles.crossSource == roles.crossDestination,
+                    "the cross traffic needs two distinct hosts of the topology");
 }
 
 StarTopology
@@ -185,9 +201,8 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
         // Queue discs go in before addresses, or Ipv4AddressHelper installs fq_codel.
         t.hostQueueDiscs.push_back(hostTc.Install(link.Get(0)).Get(0));
         t.torQueueDiscs.push_back(torTc.Install(link.Get(1)).Get(0));
-        std::ostringstream net;
-        net << "10." << (i >> 8) << "." << (i & 0xff) << ".0";
-        addr.SetBase(net.str().c_str(), "255.255.255.0");
+        addr.SetBase(HostAddress(i).CombineMask(Ipv4Mask("255.255.255.0")),
+                     Ipv4Mask("255.255.255.0"));
         Ipv4InterfaceContainer ifs = addr.Assign(link);
         t.hostAddresses.push_back(ifs.GetAddress(0));
     }
@@ -278,9 +293,6 @@ StarTopologyHelper::Roles(const StarTopologyConfig& config)
     {
         r.crossDestination = config.crossDestination;
     }
-    NS_ABORT_MSG_IF(r.crossSource >= config.hosts || r.crossDestination >= config.hosts
-                        || r.crossSource == r.crossDestination,
-                    "the cross traffic needs two distinct hosts of the topology");
     return r;
 }
 

@@ -162,6 +162,11 @@ class StarTopologyHelper
     static std::string PortName(uint32_t host, bool nic);
     /** The name of host `host`: "S1". */
     static std::string HostName(uint32_t host);
+    /** Host `host`'s address, 10.<host / 256>.<host % 256>.1: its link's /24 subnet, its leaf
+     * .2 (both engines name hosts so; a fabric's switches hash these addresses). */
+    static Ipv4Address HostAddress(uint32_t host);
+    /** The leaf that host `host` hangs from, `hosts` split evenly over `leaves`. */
+    static uint32_t LeafOf(uint32_t host, uint32_t hosts, uint32_t leaves);
     /** "ToR 0 uplink to spine 1" (the leaf's egress) or "spine 1 port towards ToR 0". */
     static std::string UplinkName(uint32_t leaf, uint32_t spine, bool up);
 

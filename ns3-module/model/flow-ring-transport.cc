@@ -111,7 +111,6 @@ FlowRingTransport::SendNext()
     m_outgoing.pop_front();
     const FluidHost::Route& route = m_host->GetRoute(m_next);
     FluidNetwork::FlowSpec spec;
-    spec.path = route.links;
     spec.bytes = static_cast<double>(m_inFlight);
     spec.weight = m_weight;
     spec.wireFactor = m_wireFactor;
@@ -125,7 +124,8 @@ FlowRingTransport::SendNext()
     if (route.paths.empty() || m_connections == 0)
     {
         // One path, or a queue pair (its UDP ports are 4791 both ways): one flow.
-        spec.path = route.PathOf(self, m_next, kUdp, kRocePort, kRocePort);
+        spec.path = route.paths.empty() ? route.links
+                                        : route.PathOf(self, m_next, kUdp, kRocePort, kRocePort);
         m_stripesLeft = 1;
         m_host->GetNetwork()->StartFlow(spec);
         return;
