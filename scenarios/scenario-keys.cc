@@ -495,6 +495,12 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "ignored (same mean iteration times within 1e-6 s on ResNet-50 and VGG-16, "
                     "a tenth of the events or fewer; docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowWholeSteps)));
+    k.push_back(Key("simulation.flow_queues", KeyType::Boolean, true,
+                    "flow engine, with an RDMA job and topology.switch_queue fifo: saturated "
+                    "switch ports hold a standing queue, unmarked RoCE served by its backlog, "
+                    "TCP by window over round trip with CUBIC's HyStart (p95 of the mean "
+                    "iteration against packet level 28.5 % without; docs/flow-engine.md)",
+                    -1e300, 1e300, Into(&Scenario::flowQueues)));
     k.push_back(Choice("simulation.scheduler", "map",
                        { "map", "heap", "calendar", "priority_queue", "list" },
                        "ns-3 event scheduler (map was fastest here; calendar was 16x "

@@ -119,6 +119,7 @@ struct Scenario
     std::string engine;               //!< "packet" (the reference), "flow" or "auto"
     double autoMaxUtilization = 0.95; //!< engine auto: busier FIFO bottlenecks go to packet
     bool flowWholeSteps = true;       //!< flow engine: ring steps unsliced
+    bool flowQueues = true;           //!< flow engine: standing queues at FIFO switch ports
     double progressIntervalS = 0;
 
     /**

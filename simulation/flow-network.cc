@@ -42,8 +42,26 @@ TcpWireFactor(const Scenario& s)
     return double(s.mtuBytes + 2) / mss;
 }
 
+// An ns-3 attribute's default (the tcp.* keys set them as defaults).
+template <typename Value>
+Value
+AttributeDefault(const std::string& typeId, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    const bool found = TypeId::LookupByName(typeId).LookupAttributeByName(name, &info);
+    NS_ABORT_MSG_IF(!found, "no attribute " << typeId << "::" << name);
+    return *DynamicCast<const Value>(info.initialValue);
+}
+
+uint32_t
+TcpSocketDefault(const std::string& name)
+{
+    return AttributeDefault<UintegerValue>("ns3::TcpSocket", name).Get();
+}
+
 // Flows of a schedule (web-search, burst, replay) played as fluid flows: each starts one round
-// trip after its arrival (TCP's handshake) and ends when its last byte has arrived.
+// trip after its arrival (TCP's handshake, behind the queues) and ends when its last byte has
+// arrived. At queued links each is a window flow in slow start.
 struct FlowPlayer
 {
     Ptr<FluidNetwork> net;
@@ -52,6 +70,7 @@ struct FlowPlayer
     Ipv4Address source;
     Ipv4Address destination;
     double wireFactor = 1;
+    FluidNetwork::FlowSpec window; //!< window settings of every flow (kind SHARE: none)
     Time origin;
     Time stop;
     std::vector<FlowRow> rows;
@@ -85,10 +104,13 @@ struct FlowPlayer
         row.endS = -1;
         rows.push_back(row);
         const uint32_t index = row.id;
-        Simulator::Schedule(route.delay * 2,
+        const std::vector<uint32_t>& path
+            = route.PathOf(source, destination, 6, static_cast<uint16_t>(index), 0);
+        const Time handshake = route.delay * 2 + Seconds(net->GetQueueDelay(path));
+        Simulator::Schedule(handshake,
                             [self, index, bytes = a.sizeBytes]
                             {
-                                FluidNetwork::FlowSpec spec;
+                                FluidNetwork::FlowSpec spec = self->window;
                                 // On a fabric each connection its spine (its ephemeral
                                 // port stood in for by its index).
                                 spec.path = self->route.PathOf(self->source, self->destination, 6,
@@ -127,10 +149,15 @@ struct FlowPlayer
 const std::vector<std::string>&
 FlowEngineIgnoredKeys()
 {
-    // Queues, loss and congestion control: what the fluid model does not have (doc/flumen.md).
+    // Buffers, marks, loss and congestion control: what the fluid model does not have
+    // (docs/flow-engine.md). The switch's discipline, the TCP buffers, delayed ACKs and
+    // CUBIC's HyStart do count where its standing queues apply.
     static const std::vector<std::string> keys = {
         "topology.host_queue",
-        "topology.switch_queue",
+        "topology.switch_queue.buffer_bytes",
+        "topology.switch_queue.ecn_kmin_bytes",
+        "topology.switch_queue.ecn_kmax_bytes",
+        "topology.switch_queue.ecn_pmax",
         "topology.pfc",
         "dcqcn",
         "job.rdma.ack_interval",
@@ -140,12 +167,12 @@ FlowEngineIgnoredKeys()
         "job.rdma.nic_backpressure_bytes",
         "job.rdma.nic_weight",
         "job.rdma.nic_tcp_queues",
-        "tcp.congestion_control",
-        "tcp.snd_buf_bytes",
-        "tcp.rcv_buf_bytes",
+        "tcp.congestion_control (but CUBIC's HyStart with simulation.flow_queues)",
+        "tcp.snd_buf_bytes (but with simulation.flow_queues)",
+        "tcp.rcv_buf_bytes (but with simulation.flow_queues)",
         "tcp.time_wait_ms",
         "tcp.min_rto_ms",
-        "tcp.delayed_ack_count",
+        "tcp.delayed_ack_count (but with simulation.flow_queues)",
         "tcp.delayed_ack_timeout_ms",
         "tcp.sack",
         "tcp.ecn",
@@ -211,13 +238,21 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     const Time delay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
     std::vector<uint32_t> up;
     std::vector<uint32_t> down;
+    // Standing queues at the switch's ports where nothing marks, held by an RDMA job's
+    // unresponsive RoCE (docs/flow-engine.md: with TCP alone max-min agrees better).
+    bool rdma = false;
+    for (const Scenario* job : Jobs(s))
+    {
+        rdma = rdma || job->transport == "rdma";
+    }
+    m_queues = s.flowQueues && rdma && s.switchQueue.discipline == "fifo";
     m_hosts.Create(hosts);
     for (uint32_t i = 0; i < hosts; ++i)
     {
         // Every port is one FIFO but an RDMA job's NICs, which serve RoCE and TCP/IP round
         // robin (NicQueueDisc).
         up.push_back(m_net->AddLink(bps, !HostRunsRdma(s, i)));
-        down.push_back(m_net->AddLink(bps, true));
+        down.push_back(m_net->AddLink(bps, true, m_queues));
         m_ports.push_back({ StarTopologyHelper::PortName(i, true), up.back() });
         m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });
         Ptr<FluidHost> host = CreateObject<FluidHost>();
@@ -234,9 +269,9 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     {
         for (uint32_t sp = 0; sp < s.spines; ++sp)
         {
-            leafUp[l].push_back(m_net->AddLink(uplinkBps, true));
+            leafUp[l].push_back(m_net->AddLink(uplinkBps, true, m_queues));
             m_ports.push_back({ StarTopologyHelper::UplinkName(l, sp, true), leafUp[l].back() });
-            spineDown[sp].push_back(m_net->AddLink(uplinkBps, true));
+            spineDown[sp].push_back(m_net->AddLink(uplinkBps, true, m_queues));
             m_ports.push_back(
                 { StarTopologyHelper::UplinkName(l, sp, false), spineDown[sp].back() });
         }
@@ -289,6 +324,27 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     m_tcpWireFactor = TcpWireFactor(s);
     m_roceWireFactor = RoceWireFactor(s.rdmaMtuBytes);
     m_wholeSteps = s.flowWholeSteps;
+    m_tcpWindowBytes = std::min(TcpSocketDefault("SndBufSize"), TcpSocketDefault("RcvBufSize"));
+    if (m_queues)
+    {
+        // A new connection's window: slow start from its first window, one segment per ACK
+        // (ns-3's), an ACK every DelAckCount segments.
+        const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
+        m_newConnection.kind = FluidNetwork::WINDOW;
+        m_newConnection.windowBytes = m_tcpWindowBytes;
+        m_newConnection.initialWindowBytes = double(kTcpInitialCwndSegments) * mss;
+        m_newConnection.slowStartGain = 1.0 / std::max(1u, TcpSocketDefault("DelAckCount"));
+        m_newConnection.segmentBytes = mss;
+        // CUBIC's HyStart (ns-3's, on by default) ends slow start at its low window once a
+        // standing queue holds the window back (fluid-network.h).
+        if (s.tcpCongestionControl == "cubic"
+            && AttributeDefault<BooleanValue>("ns3::TcpCubic", "HyStart").Get())
+        {
+            m_newConnection.hystartWindowBytes
+                = double(AttributeDefault<UintegerValue>("ns3::TcpCubic", "HyStartLowWindow").Get())
+                  * mss;
+        }
+    }
 }
 
 FlowNetwork::~FlowNetwork() = default;
@@ -322,7 +378,10 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     // Slices pipeline a ring step's hops; between flow events the rates are constant, so a
     // whole step ends at the same time at far fewer events (flow-engine-test,
     // docs/flow-engine.md). A tree's depth is not a ring step: its slices stay.
-    if (m_wholeSteps && job.collective == "ring")
+    // Unmarked RoCE behind a standing queue: a whole step would wait for its last byte at
+    // every step, where slices pipeline past it; slices there.
+    const bool backlogged = m_queues && job.transport == "rdma";
+    if (m_wholeSteps && !backlogged && job.collective == "ring")
     {
         helper.SetWorkerAttribute("SliceBytes", UintegerValue(0));
     }
@@ -330,6 +389,7 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     // flow (DCQCN's fair share), at line rate.
     if (job.transport == "rdma")
     {
+        helper.SetTransportAttribute("Unresponsive", BooleanValue(m_queues));
         helper.SetTransportAttribute("Weight", DoubleValue(1.0));
         helper.SetTransportAttribute("WireFactor", DoubleValue(m_roceWireFactor));
         helper.SetTransportAttribute("Connections", UintegerValue(0));
@@ -409,6 +469,8 @@ FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     player->source = m_addresses[m_crossSource];
     player->destination = m_addresses[m_crossDestination];
     player->wireFactor = m_tcpWireFactor;
+    player->window = m_newConnection;
+    player->window.baseRttS = 2 * player->route.delay.GetSeconds();
     player->origin = start;
     player->stop = stop;
     Simulator::Schedule(Time(0), [player] { player->Next(player); });

@@ -74,6 +74,9 @@ class FlowNetwork : public Network
     double m_tcpWireFactor = 1;
     double m_roceWireFactor = 1;
     bool m_wholeSteps = false; //!< simulation.flow_whole_steps
+    bool m_queues = false;     //!< simulation.flow_queues, where the switch marks nothing
+    double m_tcpWindowBytes = 0;
+    ns3::FluidNetwork::FlowSpec m_newConnection; //!< a cross-traffic flow's window settings
     Port m_bottleneck;
     std::vector<Port> m_ports; //!< per host: its NIC's egress, then the ToR's port towards it
     double m_windowStartS = 0;

@@ -40,7 +40,7 @@ SetTcpDefaults(const Scenario& s)
 {
     const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(kTcpInitialCwndSegments));
     Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime",
                        DoubleValue(s.tcpTimeWaitMs / 2.0 / 1000.0));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",

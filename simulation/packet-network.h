@@ -58,6 +58,9 @@ class PacketNetwork : public Network
 /** IPv4 and TCP header bytes of a segment (with the timestamp option or without). */
 uint32_t TcpIpHeaderBytes(bool timestamps);
 
+/** A new TCP connection's first window, in segments (ns3::TcpSocket::InitialCwnd). */
+constexpr uint32_t kTcpInitialCwndSegments = 10;
+
 } // namespace flumen
 
 #endif

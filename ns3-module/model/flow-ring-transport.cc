@@ -1,5 +1,6 @@
 #include "flow-ring-transport.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/ring-allreduce.h"
@@ -56,6 +57,18 @@ FlowRingTransport::GetTypeId()
                             UintegerValue(40000),
                             MakeUintegerAccessor(&FlowRingTransport::m_localPortBase),
                             MakeUintegerChecker<uint16_t>())
+              .AddAttribute("Unresponsive",
+                            "The link's flows push regardless of queues (RoCE that nothing "
+                            "marks): at a queued link the next message starts once this one "
+                            "has left the sender, while its bytes still wait there.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FlowRingTransport::m_unresponsive),
+                            MakeBooleanChecker())
+              .AddAttribute("WindowBytes",
+                            "Each connection's window (TCP: its buffers); at a queued link the "
+                            "link moves windows / round trip (0: not window-limited).",
+                            DoubleValue(0), MakeDoubleAccessor(&FlowRingTransport::m_windowBytes),
+                            MakeDoubleChecker<double>(0))
               .AddAttribute(
                   "HostCeiling", "Host-side throughput ceiling of the ring link (0 = none).",
                   DataRateValue(DataRate(0)),
@@ -107,11 +120,13 @@ FlowRingTransport::SendNext()
         return;
     }
     m_sending = true;
-    m_inFlight = m_outgoing.front();
+    const uint64_t seq = m_nextMessage++;
+    Message& message = m_messages[seq];
+    message.bytes = m_outgoing.front();
     m_outgoing.pop_front();
     const FluidHost::Route& route = m_host->GetRoute(m_next);
     FluidNetwork::FlowSpec spec;
-    spec.bytes = static_cast<double>(m_inFlight);
+    spec.bytes = static_cast<double>(message.bytes);
     spec.weight = m_weight;
     spec.wireFactor = m_wireFactor;
     spec.cls = FluidNetwork::JOB;
@@ -119,15 +134,32 @@ FlowRingTransport::SendNext()
     {
         spec.capBps = static_cast<double>(m_hostCeiling.GetBitRate());
     }
+    if (m_unresponsive)
+    {
+        spec.kind = FluidNetwork::UNRESPONSIVE;
+        spec.sent = MakeCallback(&FlowRingTransport::HandleFlowSent, this);
+    }
+    else if (m_windowBytes > 0)
+    {
+        // Connections long open: their windows have grown to their buffers.
+        spec.kind = FluidNetwork::WINDOW;
+        spec.windowBytes = spec.initialWindowBytes = m_windowBytes * std::max(1u, m_connections);
+        spec.baseRttS = 2 * route.delay.GetSeconds();
+    }
     spec.done = MakeCallback(&FlowRingTransport::HandleFlowDone, this);
     const Ipv4Address self = m_host->GetAddress();
+    auto start = [&](const FluidNetwork::FlowSpec& one)
+    {
+        message.moving++;
+        message.unsent++;
+        m_flowToMsg[m_host->GetNetwork()->StartFlow(one)] = seq;
+    };
     if (route.paths.empty() || m_connections == 0)
     {
         // One path, or a queue pair (its UDP ports are 4791 both ways): one flow.
         spec.path = route.paths.empty() ? route.links
                                         : route.PathOf(self, m_next, kUdp, kRocePort, kRocePort);
-        m_stripesLeft = 1;
-        m_host->GetNetwork()->StartFlow(spec);
+        start(spec);
         return;
     }
     // Equal-cost paths: each connection's stripe where the switch's hash sends it, with its
@@ -151,10 +183,9 @@ FlowRingTransport::SendNext()
             shares.push_back({ path, 0, 0 });
             share = shares.end() - 1;
         }
-        share->bytes += RingAllReduce::ChunkBytes(m_inFlight, m_connections, k);
+        share->bytes += RingAllReduce::ChunkBytes(message.bytes, m_connections, k);
         share->connections++;
     }
-    m_stripesLeft = static_cast<uint32_t>(shares.size());
     for (const PathShare& share : shares)
     {
         FluidNetwork::FlowSpec one = spec;
@@ -162,23 +193,55 @@ FlowRingTransport::SendNext()
         one.bytes = static_cast<double>(share.bytes);
         one.weight = m_weight * share.connections / m_connections;
         one.capBps = spec.capBps * share.connections / m_connections;
-        m_host->GetNetwork()->StartFlow(one);
+        if (one.kind == FluidNetwork::WINDOW)
+        {
+            one.windowBytes = one.initialWindowBytes = m_windowBytes * share.connections;
+        }
+        start(one);
     }
 }
 
 void
-FlowRingTransport::HandleFlowDone(uint64_t)
+FlowRingTransport::HandleFlowSent(uint64_t flow)
 {
-    if (--m_stripesLeft > 0)
+    auto it = m_messages.find(m_flowToMsg.at(flow));
+    if (it->second.unsent > 0 && --it->second.unsent == 0)
+    {
+        Release(it->first);
+    }
+}
+
+// The message has left this rank: the next may go.
+void
+FlowRingTransport::Release(uint64_t message)
+{
+    m_bytesSent += m_messages.at(message).bytes;
+    m_messageSentTrace(m_messages.at(message).bytes);
+    m_sending = false;
+    SendNext();
+}
+
+void
+FlowRingTransport::HandleFlowDone(uint64_t flow)
+{
+    auto f = m_flowToMsg.find(flow);
+    const uint64_t seq = f->second;
+    m_flowToMsg.erase(f);
+    Message& message = m_messages.at(seq);
+    if (--message.moving > 0)
     {
         return;
     }
+    const uint64_t bytes = message.bytes;
+    const bool released = message.unsent == 0;
+    message.unsent = 0;
     const FluidHost::Route& route = m_host->GetRoute(m_next);
-    Simulator::Schedule(route.delay, &FluidHost::Deliver, route.to, m_port, m_inFlight);
-    m_bytesSent += m_inFlight;
-    m_messageSentTrace(m_inFlight);
-    m_sending = false;
-    SendNext();
+    Simulator::Schedule(route.delay, &FluidHost::Deliver, route.to, m_port, bytes);
+    if (!released)
+    {
+        Release(seq);
+    }
+    m_messages.erase(seq);
 }
 
 void

@@ -17,6 +17,7 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <map>
 
 namespace ns3
 {
@@ -44,7 +45,9 @@ class FlowRingTransport : public RingTransport
 
   private:
     void SendNext();
+    void HandleFlowSent(uint64_t flow);
     void HandleFlowDone(uint64_t flow);
+    void Release(uint64_t message);
     void HandleArrival(uint64_t bytes);
 
     // Attributes
@@ -54,7 +57,18 @@ class FlowRingTransport : public RingTransport
     DataRate m_hostCeiling; //!< 0 = none
     uint32_t m_connections;
     uint16_t m_localPortBase;
-    uint32_t m_stripesLeft = 0; //!< flows of the message in flight still moving (one per path)
+    bool m_unresponsive;
+    double m_windowBytes; //!< per connection; 0: not window-limited
+    /** A message in flight: its flows (one per path) still moving, and not yet all sent. */
+    struct Message
+    {
+        uint64_t bytes = 0;
+        uint32_t moving = 0;
+        uint32_t unsent = 0;
+    };
+    std::map<uint64_t, Message> m_messages;   //!< by sequence number
+    std::map<uint64_t, uint64_t> m_flowToMsg; //!< fluid flow id -> message
+    uint64_t m_nextMessage = 0;
 
     Ptr<Node> m_node;
     Ipv4Address m_next;
@@ -62,7 +76,6 @@ class FlowRingTransport : public RingTransport
     bool m_started = false;
     bool m_sending = false;
     std::deque<uint64_t> m_outgoing;
-    uint64_t m_inFlight = 0; //!< bytes of the message being sent
     std::deque<uint64_t> m_posted;
     uint64_t m_arrivedUnclaimed = 0; //!< arrived bytes not yet matched to a completed receive
     uint64_t m_bytesSent = 0;

@@ -1,5 +1,7 @@
 #include "fluid-network.h"
 
+#include "fluid-queue.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -28,6 +30,17 @@ FluidNetwork::GetTypeId()
                             DoubleValue(1e-9),
                             MakeDoubleAccessor(&FluidNetwork::m_completionSlackS),
                             MakeDoubleChecker<double>(0, 1e-3))
+              .AddAttribute("QueueStepFraction",
+                            "While a queued link's backlog or a window there changes, the rates "
+                            "are recomputed every this fraction of its queueing delay.",
+                            DoubleValue(0.25), MakeDoubleAccessor(&FluidNetwork::m_stepFraction),
+                            MakeDoubleChecker<double>(1e-3, 1))
+              .AddAttribute("MinQueueStep", "The shortest such step.", TimeValue(MicroSeconds(10)),
+                            MakeTimeAccessor(&FluidNetwork::m_minStep),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("MaxQueueStep", "The longest such step.", TimeValue(MilliSeconds(1)),
+                            MakeTimeAccessor(&FluidNetwork::m_maxStep),
+                            MakeTimeChecker(NanoSeconds(1)))
               .AddTraceSource("RatesChanged",
                               "The rates are about to change; the interval [from, to) had the "
                               "previous ones (query GetLinkRate within the callback).",
@@ -36,7 +49,17 @@ FluidNetwork::GetTypeId()
     return tid;
 }
 
-FluidNetwork::FluidNetwork() : m_completionSlackS(1e-9) {}
+FluidNetwork::FluidNetwork()
+    : m_completionSlackS(1e-9), m_stepFraction(0.25), m_minStep(MicroSeconds(10)),
+      m_maxStep(MilliSeconds(1))
+{
+}
+
+double
+FluidNetwork::Flow::Window() const
+{
+    return std::min({ spec.windowBytes, cwnd, spec.bytes });
+}
 
 FluidNetwork::~FluidNetwork() = default;
 
@@ -49,13 +72,16 @@ FluidNetwork::DoDispose()
 }
 
 uint32_t
-FluidNetwork::AddLink(double bps, bool fifo)
+FluidNetwork::AddLink(double bps, bool fifo, bool queued)
 {
     NS_ABORT_MSG_IF(!(bps > 0), "FluidNetwork: a link needs a rate above 0");
+    NS_ABORT_MSG_IF(queued && !fifo, "FluidNetwork: a queued link is a FIFO");
     Link l;
     l.bps = bps;
     l.fifo = fifo;
+    l.queued = queued;
     m_anyFifo = m_anyFifo || fifo;
+    m_anyQueued = m_anyQueued || queued;
     m_links.push_back(l);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
@@ -71,9 +97,20 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     {
         NS_ABORT_MSG_IF(l >= m_links.size(), "FluidNetwork: no link " << l);
     }
+    NS_ABORT_MSG_IF(spec.kind == WINDOW && !(spec.windowBytes > 0 && spec.initialWindowBytes > 0),
+                    "FluidNetwork: a window flow needs windows above 0");
     Advance();
     const uint64_t id = m_nextId++;
-    m_flows[id].spec = spec;
+    Flow& f = m_flows[id];
+    f.spec = spec;
+    f.cwnd = spec.initialWindowBytes;
+    if (spec.kind != SHARE)
+    {
+        for (size_t i = 0; i < spec.path.size(); ++i)
+        {
+            f.queuedAt = m_links[spec.path[i]].queued ? static_cast<int>(i) : f.queuedAt;
+        }
+    }
     Recompute();
     return id;
 }
@@ -113,6 +150,30 @@ FluidNetwork::GetFlowRate(uint64_t id) const
 }
 
 double
+FluidNetwork::GetFlowWindow(uint64_t id) const
+{
+    auto it = m_flows.find(id);
+    return it == m_flows.end() ? 0.0 : it->second.Window();
+}
+
+double
+FluidNetwork::GetQueueBytes(uint32_t link) const
+{
+    return m_links.at(link).queueBits / 8;
+}
+
+double
+FluidNetwork::GetQueueDelay(const std::vector<uint32_t>& path) const
+{
+    double delay = 0;
+    for (uint32_t l : path)
+    {
+        delay += m_links.at(l).queueBits / m_links.at(l).bps;
+    }
+    return delay;
+}
+
+double
 FluidNetwork::GetLinkBytes(uint32_t link, Class cls)
 {
     Advance();
@@ -136,7 +197,20 @@ FluidNetwork::Advance()
     }
     for (auto& [id, f] : m_flows)
     {
-        f.moved = std::min(f.spec.bytes, f.moved + f.rate * dt / 8);
+        if (f.Backlogged())
+        {
+            f.pushed = std::min(f.spec.bytes, f.pushed + f.pushRate * dt / 8);
+            f.moved = std::min(f.pushed, f.moved + f.rate * dt / 8);
+            continue;
+        }
+        const double delivered = std::min(f.spec.bytes - f.moved, f.rate * dt / 8);
+        f.moved += delivered;
+        if (f.spec.kind == WINDOW && f.cwnd < f.spec.windowBytes)
+        {
+            // Slow start: a segment per ACK; then about a segment per round trip.
+            f.cwnd += f.slowStart ? f.spec.slowStartGain * delivered
+                                  : (f.rttS > 0 ? f.spec.segmentBytes * dt / f.rttS : 0);
+        }
     }
     for (auto& l : m_links)
     {
@@ -153,40 +227,76 @@ void
 FluidNetwork::WaterFill(std::vector<Flow*> open, std::vector<double>& left,
                         const std::function<bool(uint32_t, const Flow&)>& counts)
 {
+    // Weights on each link, and how many flows they are (so that rounding residue of
+    // subtracted weights never stands for a flow).
     std::vector<double> weightOn(m_links.size(), 0.0);
+    std::vector<uint32_t> flowsOn(m_links.size(), 0);
     for (const Flow* f : open)
     {
         for (uint32_t l : f->spec.path)
         {
-            weightOn[l] += counts(l, *f) ? f->spec.weight : 0.0;
+            if (counts(l, *f))
+            {
+                weightOn[l] += f->weight;
+                flowsOn[l]++;
+            }
         }
     }
+    bool stuck = false;
     while (!open.empty())
     {
         double level = kUnbounded;
         for (size_t l = 0; l < m_links.size(); ++l)
         {
-            if (weightOn[l] > 0)
+            if (flowsOn[l] > 0 && weightOn[l] > 0)
             {
                 level = std::min(level, std::max(0.0, left[l]) / weightOn[l]);
             }
         }
+        // Flows that their own cap holds below every link's level are fixed at their caps all
+        // at once (fixing them only raises the links' levels).
+        std::vector<Flow*> uncapped;
+        for (Flow* f : open)
+        {
+            const double capWire = f->cap * f->spec.wireFactor;
+            if (capWire / f->weight >= level)
+            {
+                uncapped.push_back(f);
+                continue;
+            }
+            f->rate = f->cap;
+            for (uint32_t l : f->spec.path)
+            {
+                if (counts(l, *f))
+                {
+                    left[l] -= capWire;
+                    weightOn[l] -= f->weight;
+                    flowsOn[l]--;
+                }
+            }
+        }
+        if (uncapped.size() < open.size())
+        {
+            open.swap(uncapped);
+            continue;
+        }
         for (const Flow* f : open)
         {
-            level = std::min(level, f->spec.capBps * f->spec.wireFactor / f->spec.weight);
+            level = std::min(level, f->cap * f->spec.wireFactor / f->weight);
         }
         // Fix every flow that a full link or its own cap holds at this level.
         std::vector<bool> full(m_links.size(), false);
         for (size_t l = 0; l < m_links.size(); ++l)
         {
-            full[l]
-                = weightOn[l] > 0 && std::max(0.0, left[l]) / weightOn[l] <= level * (1 + 1e-12);
+            full[l] = flowsOn[l] > 0 && weightOn[l] > 0
+                      && std::max(0.0, left[l]) / weightOn[l] <= level * (1 + 1e-12);
         }
         std::vector<Flow*> still;
         for (Flow* f : open)
         {
-            const double capWire = f->spec.capBps * f->spec.wireFactor;
-            bool fixed = capWire / f->spec.weight <= level * (1 + 1e-12);
+            const double capWire = f->cap * f->spec.wireFactor;
+            // (No progress otherwise, which rounding could cause: fix them all.)
+            bool fixed = capWire / f->weight <= level * (1 + 1e-12) || stuck;
             for (uint32_t l : f->spec.path)
             {
                 fixed = fixed || (full[l] && counts(l, *f));
@@ -196,18 +306,19 @@ FluidNetwork::WaterFill(std::vector<Flow*> open, std::vector<double>& left,
                 still.push_back(f);
                 continue;
             }
-            const double wire = std::min(capWire, level * f->spec.weight);
+            const double wire = std::min(capWire, level * f->weight);
             f->rate = wire / f->spec.wireFactor;
             for (uint32_t l : f->spec.path)
             {
                 if (counts(l, *f))
                 {
                     left[l] -= wire;
-                    weightOn[l] -= f->spec.weight;
+                    weightOn[l] -= f->weight;
+                    flowsOn[l]--;
                 }
             }
         }
-        NS_ASSERT_MSG(still.size() < open.size(), "water-filling made no progress");
+        stuck = still.size() == open.size();
         open.swap(still);
     }
 }
@@ -231,10 +342,16 @@ FluidNetwork::Recompute()
     for (auto& [id, f] : m_flows)
     {
         f.rate = 0;
+        f.cap = f.spec.capBps;
+        f.weight = f.spec.weight;
         all.push_back(&f);
         (f.spec.paced ? paced : rest).push_back(&f);
     }
-    if (paced.empty() || !m_anyFifo)
+    if (m_anyQueued)
+    {
+        RecomputeQueued(all, left);
+    }
+    else if (paced.empty() || !m_anyFifo)
     {
         WaterFill(all, left, [](uint32_t, const Flow&) { return true; });
     }
@@ -259,11 +376,17 @@ FluidNetwork::Recompute()
     {
         l.rate[JOB] = l.rate[CROSS] = 0;
     }
-    for (const Flow* f : all)
+    for (Flow* f : all)
     {
-        for (uint32_t l : f->spec.path)
+        if (!f->Backlogged())
         {
-            m_links[l].rate[f->spec.cls] += f->rate * f->spec.wireFactor;
+            f->pushRate = f->rate;
+        }
+        for (size_t i = 0; i < f->spec.path.size(); ++i)
+        {
+            // Upstream of its queue a backlogged flow's links carry what it pushes.
+            const double r = int(i) < f->queuedAt && f->Backlogged() ? f->pushRate : f->rate;
+            m_links[f->spec.path[i]].rate[f->spec.cls] += r * f->spec.wireFactor;
         }
     }
     ScheduleNextCompletion();
@@ -280,6 +403,15 @@ FluidNetwork::ScheduleNextCompletion()
         {
             soonest = std::min(soonest, (f.spec.bytes - f.moved) * 8 / f.rate);
         }
+        if (f.Backlogged() && !f.sentCalled && f.pushRate > 0)
+        {
+            soonest = std::min(soonest, (f.spec.bytes - f.pushed) * 8 / f.pushRate);
+        }
+    }
+    if (m_anyQueued)
+    {
+        const Time step = QueueStep();
+        soonest = step.IsPositive() ? std::min(soonest, step.GetSeconds()) : soonest;
     }
     if (std::isfinite(soonest))
     {
@@ -295,11 +427,28 @@ FluidNetwork::CompleteDue()
 {
     Advance();
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> done;
+    std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> sent;
     for (auto it = m_flows.begin(); it != m_flows.end();)
     {
-        const Flow& f = it->second;
+        Flow& f = it->second;
+        if (f.Backlogged() && !f.sentCalled
+            && f.spec.bytes - f.pushed <= f.pushRate * m_completionSlackS / 8 + 1e-6)
+        {
+            f.pushed = f.spec.bytes;
+            f.sentCalled = true;
+            // FIFO: its last byte leaves once what is queued ahead of it has.
+            const Link& at = m_links[f.spec.path[f.queuedAt]];
+            f.drainByS = Simulator::Now().GetSeconds() + at.queueBits / at.bps;
+            sent.emplace_back(it->first, f.spec.sent);
+        }
         const double remaining = f.spec.bytes - f.moved;
-        if (remaining <= f.rate * m_completionSlackS / 8 + 1e-6)
+        // A backlogged flow is done when all its bytes have left the sender and its backlog
+        // is empty (rounding residue apart).
+        const bool backlogDone
+            = f.Backlogged() && f.pushed >= f.spec.bytes && remaining <= kEmptyBacklogBytes;
+        if (backlogDone
+            || (remaining <= f.rate * m_completionSlackS / 8 + 1e-6
+                && (!f.Backlogged() || f.pushed >= f.spec.bytes)))
         {
             done.emplace_back(it->first, f.spec.done);
             it = m_flows.erase(it);
@@ -310,11 +459,14 @@ FluidNetwork::CompleteDue()
         }
     }
     Recompute();
-    for (auto& [id, cb] : done)
+    for (auto* list : { &sent, &done })
     {
-        if (!cb.IsNull())
+        for (auto& [id, cb] : *list)
         {
-            cb(id);
+            if (!cb.IsNull())
+            {
+                cb(id);
+            }
         }
     }
 }

@@ -12,9 +12,17 @@
  * weight: at packet level a paced TCP stream's window covers its pace however long the queue,
  * while window-limited flows slow down as the queue grows.
  *
- * Approximate, on purpose (docs/flow-engine.md): no queues (a saturated
- * link is shared at once, with no buffer occupancy, queueing delay, drops or ECN marks), no
- * congestion-control dynamics (a TCP or RoCE flow takes its weighted share at once).
+ * Queued links (FIFO switch ports that mark nothing, when enabled): a saturated port holds a
+ * standing queue (fluid-queue.h). Window flows (TCP) are served at window / (base RTT + queueing
+ * delay), their windows growing in slow start by what they deliver; unresponsive flows (RoCE
+ * that nothing marks) push at what their sender allows and are served what the others leave, a
+ * share that grows with their backlog. While a backlog or a window changes, the rates are
+ * recomputed in small time steps (a fraction of the queueing delay); otherwise only at flow
+ * events.
+ *
+ * Approximate, on purpose (docs/flow-engine.md): no drops or ECN marks, no congestion-control
+ * dynamics beyond slow start (a flow takes its share at once); unresponsive flows on one port
+ * are served by weight, not in their arrival order.
  */
 #ifndef FLUMEN_FLUID_NETWORK_H
 #define FLUMEN_FLUID_NETWORK_H
@@ -48,6 +56,16 @@ class FluidNetwork : public Object
         CROSS = 1
     };
     static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+    /** A backlog this small is empty (rounding residue of the byte counts). */
+    static constexpr double kEmptyBacklogBytes = 1;
+
+    /** How a flow meets a queued link (AddLink's `queued`); elsewhere all share by weight. */
+    enum Kind : uint8_t
+    {
+        SHARE = 0,       //!< takes its weighted share at once
+        WINDOW = 1,      //!< window-limited: window / round trip
+        UNRESPONSIVE = 2 //!< pushes regardless, served from its backlog
+    };
 
     struct FlowSpec
     {
@@ -59,16 +77,29 @@ class FluidNetwork : public Object
         Class cls = CROSS;
         /** Keeps its pace (a paced sender whose window covers it): first at FIFO links. */
         bool paced = false;
+        Kind kind = SHARE;
+        double windowBytes = kUnbounded;        //!< WINDOW: its largest window (its buffers)
+        double initialWindowBytes = kUnbounded; //!< WINDOW: slow start's first window
+        double slowStartGain = 1;               //!< WINDOW: window growth per byte delivered
+        double baseRttS = 0;                    //!< WINDOW: round trip without queues
+        double segmentBytes = 1448;             //!< WINDOW: growth after slow start, per RTT
+        /** WINDOW: slow start ends at this window once a standing queue holds the flow's
+         * window back (CUBIC's HyStart sees its ACK train; kUnbounded: never). */
+        double hystartWindowBytes = kUnbounded;
         Callback<void, uint64_t> done; //!< called with the flow id when its bytes have moved
+        /** UNRESPONSIVE at a queued link: called when its bytes have all left the sender (they
+         * may still wait in the queue); others: not called. */
+        Callback<void, uint64_t> sent;
     };
 
     /**
      * Adds a link of this rate (bits per second); returns its id. `fifo`: one queue served in
      * arrival order, where paced flows keep their pace and the others (window-limited,
      * backing off on loss) share what is left; otherwise (a NIC serving its send queues round
-     * robin) every flow shares by weight.
+     * robin) every flow shares by weight. `queued`: a FIFO switch port with a standing queue
+     * (above); a flow's last queued link is where its backlog waits.
      */
-    uint32_t AddLink(double bps, bool fifo = false);
+    uint32_t AddLink(double bps, bool fifo = false, bool queued = false);
     /** Starts a flow now; returns its id. */
     uint64_t StartFlow(const FlowSpec& spec);
     /** Ends a flow now, whatever it has left (no completion callback). */
@@ -87,6 +118,12 @@ class FluidNetwork : public Object
     uint32_t GetLinkCount() const { return static_cast<uint32_t>(m_links.size()); }
     /** When the current rates were set. */
     Time GetRatesSince() const { return m_ratesSince; }
+    /** A window flow's current window, bytes (0 when not active). */
+    double GetFlowWindow(uint64_t id) const;
+    /** A queued link's current queue, bytes (0 for other links). */
+    double GetQueueBytes(uint32_t link) const;
+    /** The queueing delay along a path now (seconds). */
+    double GetQueueDelay(const std::vector<uint32_t>& path) const;
     /** How many times the rates were recomputed (the engine's unit of work). */
     uint64_t GetRecomputations() const { return m_recomputations; }
 
@@ -106,16 +143,36 @@ class FluidNetwork : public Object
         double bytes[2] = { 0, 0 }; //!< carried, per class
         double rate[2] = { 0, 0 };  //!< current, bits per second, per class
         bool fifo = false;
+        bool queued = false;
+        double queueBits = 0; //!< queued links: the standing queue
     };
 
     struct Flow
     {
         FlowSpec spec;
-        double moved = 0; //!< bytes
-        double rate = 0;  //!< bits per second
+        double moved = 0;    //!< bytes (delivered)
+        double pushed = 0;   //!< bytes that left the sender (UNRESPONSIVE at a queued link)
+        double rate = 0;     //!< bits per second (of its own bytes, delivered)
+        double pushRate = 0; //!< bits per second leaving the sender
+        double cap = 0;      //!< this recomputation's rate limit
+        double weight = 0;   //!< this recomputation's weight
+        int queuedAt = -1;   //!< index in the path of its last queued link (-1: none)
+        bool sentCalled = false;
+        double drainByS = 0; //!< once all pushed: when its last byte reaches the queue's head
+        double cwnd = 0;     //!< WINDOW: its window (bytes)
+        bool slowStart = true;
+        double rttS = 0; //!< WINDOW: its round trip at the last recomputation
+
+        bool Backlogged() const { return queuedAt >= 0 && spec.kind == UNRESPONSIVE; }
+        double Window() const;
     };
 
     void Recompute();
+    void RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left);
+    void SolveQueues();
+    /** The next time step while queues change; negative when nothing changes between flow
+     * events. */
+    Time QueueStep() const;
     void WaterFill(std::vector<Flow*> open, std::vector<double>& left,
                    const std::function<bool(uint32_t, const Flow&)>& counts);
     void ScheduleNextCompletion();
@@ -123,6 +180,7 @@ class FluidNetwork : public Object
 
     std::vector<Link> m_links;
     bool m_anyFifo = false;
+    bool m_anyQueued = false;
     std::map<uint64_t, Flow> m_flows;      //!< active flows, by id (ordered: deterministic)
     std::map<uint64_t, double> m_finished; //!< bytes of flows that ended
     uint64_t m_nextId = 1;
@@ -131,6 +189,9 @@ class FluidNetwork : public Object
     EventId m_completion;
     uint64_t m_recomputations = 0;
     double m_completionSlackS; //!< attribute: a flow this close to done completes
+    double m_stepFraction;     //!< attribute: queue step as a fraction of the queueing delay
+    Time m_minStep;            //!< attribute
+    Time m_maxStep;            //!< attribute
 
     TracedCallback<Time, Time> m_ratesChangedTrace;
 };

@@ -1,0 +1,233 @@
+// FluidNetwork's queued links (fluid-network.h, fluid-queue.h): the standing queues, the rates
+// they leave each kind of flow, and the time steps while they change.
+#include "fluid-network.h"
+#include "fluid-queue.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidNetworkQueues");
+
+namespace
+{
+
+// Whether link l comes before index `at` on the path.
+bool
+Upstream(const std::vector<uint32_t>& path, uint32_t l, int at)
+{
+    for (int i = 0; i < at; ++i)
+    {
+        if (path[i] == l)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+void
+FluidNetwork::SolveQueues()
+{
+    struct AtPort
+    {
+        double paced = 0;
+        double backlog = 0;
+        std::vector<WindowAtPort> windows;
+    };
+    // Twice: a flow over two queued links (a fabric) sees the other's queue in its round trip.
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        std::map<uint32_t, AtPort> ports;
+        for (const auto& [id, f] : m_flows)
+        {
+            const double wire = f.spec.wireFactor * 8;
+            if (f.Backlogged())
+            {
+                ports[f.spec.path[f.queuedAt]].backlog += (f.pushed - f.moved) * wire;
+                continue;
+            }
+            for (uint32_t l : f.spec.path)
+            {
+                if (!m_links[l].queued)
+                {
+                    continue;
+                }
+                if (f.spec.paced)
+                {
+                    ports[l].paced += f.spec.capBps * f.spec.wireFactor;
+                }
+                else if (f.spec.kind == WINDOW)
+                {
+                    double others = 0;
+                    for (uint32_t o : f.spec.path)
+                    {
+                        others += o == l ? 0 : m_links[o].queueBits / m_links[o].bps;
+                    }
+                    const WindowAtPort w{ f.Window() * wire, f.spec.baseRttS + others,
+                                          f.spec.capBps * f.spec.wireFactor };
+                    // Uncapped windows of one round trip add up (window / RTT is linear).
+                    auto& windows = ports[l].windows;
+                    auto same = std::find_if(windows.begin(), windows.end(),
+                                             [&w](const WindowAtPort& o) {
+                                                 return std::isinf(w.capBps) && std::isinf(o.capBps)
+                                                        && o.baseRttS == w.baseRttS;
+                                             });
+                    if (same == windows.end())
+                    {
+                        windows.push_back(w);
+                    }
+                    else
+                    {
+                        same->windowBits += w.windowBits;
+                    }
+                }
+            }
+        }
+        for (auto& link : m_links)
+        {
+            link.queueBits = 0;
+        }
+        for (const auto& [l, p] : ports)
+        {
+            m_links[l].queueBits = FifoQueueBits(m_links[l].bps, p.paced, p.windows, p.backlog);
+        }
+    }
+}
+
+void
+FluidNetwork::RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left)
+{
+    SolveQueues();
+    std::vector<Flow*> paced;
+    std::vector<Flow*> backlogged;
+    for (Flow* f : all)
+    {
+        if (f->spec.kind == WINDOW && f->queuedAt >= 0)
+        {
+            const double queueing = GetQueueDelay(f->spec.path);
+            f->rttS = f->spec.baseRttS + queueing;
+            // HyStart: behind a standing queue the window's ACKs come back as one train as
+            // long as the round trip, which ends slow start once the window is large enough.
+            if (f->slowStart && queueing > f->spec.baseRttS
+                && f->cwnd >= f->spec.hystartWindowBytes)
+            {
+                f->slowStart = false;
+            }
+            if (f->rttS > 0)
+            {
+                f->cap = std::min(f->cap, f->Window() * 8 / f->rttS);
+            }
+        }
+        if (f->spec.paced)
+        {
+            paced.push_back(f);
+        }
+        if (f->Backlogged())
+        {
+            backlogged.push_back(f);
+            f->cap = f->sentCalled ? 0 : f->cap; // all pushed: nothing more upstream
+        }
+    }
+    if (!paced.empty())
+    {
+        // Paced flows keep their pace at FIFO links (as without queues).
+        std::vector<double> probe = left;
+        WaterFill(all, probe,
+                  [this](uint32_t l, const Flow& f) { return f.spec.paced || !m_links[l].fifo; });
+        for (const Flow* f : paced)
+        {
+            for (uint32_t l : f->spec.path)
+            {
+                left[l] -= f->rate * f->spec.wireFactor;
+            }
+        }
+    }
+    // Window and share flows take their rates (window flows behind the queue); unresponsive
+    // ones are held only before their queue: what they push.
+    std::vector<Flow*> rest;
+    for (Flow* f : all)
+    {
+        if (!f->spec.paced)
+        {
+            rest.push_back(f);
+        }
+    }
+    WaterFill(rest, left,
+              [](uint32_t l, const Flow& f)
+              { return !f.Backlogged() || Upstream(f.spec.path, l, f.queuedAt); });
+    // Then the unresponsive flows are served what the others leave at their queue (their share
+    // of it): first those whose bytes have all been pushed, each by the time its last byte
+    // reaches the head (FIFO within the class), then the others in proportion to their
+    // backlogs (an empty backlog is served at most what arrives).
+    const double now = Simulator::Now().GetSeconds();
+    std::vector<Flow*> draining;
+    std::vector<Flow*> pushing;
+    for (Flow* f : backlogged)
+    {
+        f->pushRate = f->rate;
+        f->rate = 0;
+        const double backlog = f->pushed - f->moved;
+        if (f->sentCalled)
+        {
+            f->weight = 1;
+            f->cap = backlog * 8 / std::max(f->drainByS - now, m_minStep.GetSeconds());
+            draining.push_back(f);
+            continue;
+        }
+        f->weight = std::max(backlog, kEmptyBacklogBytes);
+        f->cap
+            = backlog > kEmptyBacklogBytes ? f->spec.capBps : std::min(f->spec.capBps, f->pushRate);
+        pushing.push_back(f);
+    }
+    auto downstream
+        = [](uint32_t l, const Flow& f) { return !Upstream(f.spec.path, l, f.queuedAt); };
+    WaterFill(draining, left, downstream);
+    WaterFill(pushing, left, downstream);
+}
+
+Time
+FluidNetwork::QueueStep() const
+{
+    bool changing = false;
+    for (const auto& [id, f] : m_flows)
+    {
+        if (f.Backlogged())
+        {
+            const double backlog = f.pushed - f.moved;
+            changing = changing || backlog > kEmptyBacklogBytes || f.pushRate > f.rate * (1 + 1e-9);
+        }
+        else if (f.spec.kind == WINDOW && f.queuedAt >= 0)
+        {
+            // A window still growing, behind a queue where it limits the rate.
+            changing = changing
+                       || (f.cwnd < std::min(f.spec.windowBytes, f.spec.bytes)
+                           && GetQueueDelay(f.spec.path) > 0);
+        }
+    }
+    if (!changing)
+    {
+        return Time(-1);
+    }
+    double delay = 0;
+    for (const auto& l : m_links)
+    {
+        if (l.queueBits > 0)
+        {
+            const double d = l.queueBits / l.bps;
+            delay = delay > 0 ? std::min(delay, d) : d;
+        }
+    }
+    const Time step = Seconds(m_stepFraction * delay);
+    return std::min(m_maxStep, std::max(m_minStep, step));
+}
+
+} // namespace ns3

@@ -1,0 +1,220 @@
+// The standing queue of a saturated FIFO port (fluid-queue.h) and FluidNetwork's queued links:
+// the fixed point worked out by hand, unresponsive flows served from their backlog, window
+// flows at window / round trip, slow start and its HyStart exit.
+#include "ns3/fluid-network.h"
+#include "ns3/fluid-queue.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr double kC = 25e9; // bits per second
+constexpr double kMB = 8e6; // bits
+
+// Q (1 - D(Q) / C) = backlog: the identity the queue must satisfy.
+double
+Residual(double q, double paced, const std::vector<WindowAtPort>& windows, double backlog)
+{
+    double d = paced;
+    for (const auto& w : windows)
+    {
+        d += WindowRateBps(w, kC, q);
+    }
+    return q * (1 - d / kC) - backlog;
+}
+
+} // namespace
+
+TEST(FluidQueue, AnUnresponsiveBacklogAloneIsTheQueue)
+{
+    EXPECT_NEAR(FifoQueueBits(kC, 0, {}, 3 * kMB), 3 * kMB, 1e-6 * kMB);
+    EXPECT_EQ(FifoQueueBits(kC, 0, {}, 0), 0);
+}
+
+TEST(FluidQueue, WindowsThatCannotFillThePortLeaveItEmpty)
+{
+    // 10 KB windows over a 100 us round trip: 0.8 Gbps each, 8 Gbps for ten.
+    std::vector<WindowAtPort> w(10, { 0.01 * kMB, 100e-6, FluidNetwork::kUnbounded });
+    EXPECT_EQ(FifoQueueBits(kC, 5e9, w, 0), 0);
+}
+
+TEST(FluidQueue, WindowsThatOverfillThePortWaitInIt)
+{
+    // Two 1 MB windows with a 4 us base round trip: the port is full once the queue holds
+    // nearly both windows (less what is on the wire: rate x base RTT).
+    std::vector<WindowAtPort> w(2, { 1 * kMB, 4e-6, FluidNetwork::kUnbounded });
+    const double q = FifoQueueBits(kC, 0, w, 0);
+    EXPECT_NEAR(q, 2 * kMB - kC * 4e-6, 1e-6 * kMB);
+    EXPECT_NEAR(WindowRateBps(w[0], kC, q) * 2, kC, 1e-6 * kC);
+}
+
+TEST(FluidQueue, BacklogAndWindowsShareThePortByWhatTheyHoldInIt)
+{
+    // A 9 MB backlog beside three 1 MB windows and 5 Gbps paced: the unresponsive flows get
+    // C backlog / Q, each window C window / Q (base RTT 0), paced their pace.
+    std::vector<WindowAtPort> w(3, { 1 * kMB, 0, FluidNetwork::kUnbounded });
+    const double q = FifoQueueBits(kC, 5e9, w, 9 * kMB);
+    EXPECT_NEAR(Residual(q, 5e9, w, 9 * kMB), 0, 1e-6 * kMB);
+    // Paced bytes in the queue: 5/25 of it; the rest is backlog and windows.
+    EXPECT_NEAR(q * (1 - 5e9 / kC), 12 * kMB, 1e-6 * kMB);
+    EXPECT_NEAR(WindowRateBps(w[0], kC, q), kC * kMB / q, 1e-6 * kC);
+    // A window capped elsewhere takes its cap, and the queue is smaller for it.
+    std::vector<WindowAtPort> capped = w;
+    capped[0].capBps = 1e9;
+    const double q2 = FifoQueueBits(kC, 5e9, capped, 9 * kMB);
+    EXPECT_LT(q2, q);
+    EXPECT_NEAR(Residual(q2, 5e9, capped, 9 * kMB), 0, 1e-6 * kMB);
+}
+
+namespace
+{
+
+struct QueuedPort : ::testing::Test
+{
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    uint32_t nic = 0;  // the unresponsive sender's NIC
+    uint32_t nic2 = 0; // the window flows' sender's NIC
+    uint32_t port = 0; // the switch's port towards the receiver: FIFO, queued
+
+    void SetUp() override
+    {
+        nic = net->AddLink(kC);
+        nic2 = net->AddLink(kC, true);
+        port = net->AddLink(kC, true, true);
+    }
+    void TearDown() override
+    {
+        net->Dispose();
+        Simulator::Destroy();
+    }
+    FluidNetwork::FlowSpec Unresponsive(double bytes)
+    {
+        FluidNetwork::FlowSpec s;
+        s.path = { nic, port };
+        s.bytes = bytes;
+        s.kind = FluidNetwork::UNRESPONSIVE;
+        s.cls = FluidNetwork::JOB;
+        return s;
+    }
+    FluidNetwork::FlowSpec Window(double bytes, double window, double first)
+    {
+        FluidNetwork::FlowSpec s;
+        s.path = { nic2, port };
+        s.bytes = bytes;
+        s.kind = FluidNetwork::WINDOW;
+        s.windowBytes = window;
+        s.initialWindowBytes = first;
+        s.slowStartGain = 0.5;
+        s.baseRttS = 4e-6;
+        return s;
+    }
+};
+
+} // namespace
+
+TEST_F(QueuedPort, AnUnresponsiveFlowAloneMovesAtLineRateWithoutBacklog)
+{
+    double sentAt = -1;
+    double doneAt = -1;
+    auto spec = Unresponsive(25e6); // 8 ms at 25 Gbps
+    spec.sent = MakeBoundCallback(
+        +[](double* t, uint64_t) { *t = Simulator::Now().GetSeconds(); }, &sentAt);
+    spec.done = MakeBoundCallback(
+        +[](double* t, uint64_t) { *t = Simulator::Now().GetSeconds(); }, &doneAt);
+    net->StartFlow(spec);
+    Simulator::Run();
+    EXPECT_NEAR(doneAt, 8e-3, 1e-8);
+    EXPECT_NEAR(sentAt, 8e-3, 1e-8);
+    EXPECT_EQ(net->GetQueueBytes(port), 0);
+}
+
+TEST_F(QueuedPort, AnUnresponsiveFlowTakesTheLinkFromAWindowFlowAsItsBacklogGrows)
+{
+    const uint64_t w = net->StartFlow(Window(FluidNetwork::kUnbounded, 1e6, 1e6));
+    const uint64_t u = net->StartFlow(Unresponsive(FluidNetwork::kUnbounded));
+    // At first the window flow holds the queue: the unresponsive one is served nothing yet.
+    EXPECT_NEAR(net->GetFlowRate(w), kC, 1e-6 * kC);
+    EXPECT_NEAR(net->GetFlowRate(u), 0, 1e-6 * kC);
+    std::vector<double> windowRates;
+    for (double t : { 1e-3, 4e-3, 16e-3 })
+    {
+        Simulator::Stop(Seconds(t) - Simulator::Now());
+        Simulator::Run();
+        net->Advance();
+        windowRates.push_back(net->GetFlowRate(w));
+        // The port stays full; the unresponsive flow's backlog is the queue less the window.
+        const double total = net->GetLinkRate(port, FluidNetwork::CROSS)
+                             + net->GetLinkRate(port, FluidNetwork::JOB);
+        EXPECT_NEAR(total, kC, 1e-3 * kC) << "at " << t;
+        const double q = net->GetQueueBytes(port) * 8;
+        EXPECT_NEAR(net->GetFlowRate(w), kC * 8e6 / (q + kC * 4e-6), 1e-3 * kC) << "at " << t;
+        EXPECT_GT(net->GetFlowRate(u), 0);
+    }
+    EXPECT_GT(windowRates[0], windowRates[1]);
+    EXPECT_GT(windowRates[1], windowRates[2]);
+    Simulator::Stop();
+}
+
+TEST_F(QueuedPort, ABackloggedFlowIsSentBeforeItIsDoneAndDrainsAfterwards)
+{
+    net->StartFlow(Window(FluidNetwork::kUnbounded, 2e6, 2e6)); // holds 2 MB in the queue
+    double sentAt = -1;
+    double doneAt = -1;
+    double queueAtSent = -1;
+    auto spec = Unresponsive(5e6);
+    struct Probe
+    {
+        double* sentAt;
+        double* queue;
+        Ptr<FluidNetwork> net;
+        uint32_t port;
+    } probe{ &sentAt, &queueAtSent, net, port };
+    spec.sent = MakeBoundCallback(
+        +[](Probe* p, uint64_t)
+        {
+            *p->sentAt = Simulator::Now().GetSeconds();
+            *p->queue = p->net->GetQueueBytes(p->port);
+        },
+        &probe);
+    spec.done = MakeBoundCallback(
+        +[](double* t, uint64_t) { *t = Simulator::Now().GetSeconds(); }, &doneAt);
+    net->StartFlow(spec);
+    Simulator::Stop(Seconds(0.1));
+    Simulator::Run();
+    ASSERT_GT(sentAt, 0);
+    ASSERT_GT(doneAt, sentAt);
+    // Served its share of the queue (what it holds of it), draining in about a dozen queueing
+    // delays: its share shrinks with its backlog, so its last bytes take longer than FIFO's
+    // single delay (an approximation, docs/flow-engine.md), but they do arrive.
+    const double delay = queueAtSent * 8 / kC;
+    EXPECT_GT(delay, 0);
+    EXPECT_GT(doneAt, sentAt + delay);
+    EXPECT_LT(doneAt, sentAt + 20 * delay);
+}
+
+TEST_F(QueuedPort, SlowStartGrowsByWhatIsDeliveredUntilHyStartSeesTheQueue)
+{
+    // Behind a growing unresponsive backlog, two window flows in slow start: one grows by half
+    // of what it delivers (an ACK every two segments, a segment per ACK) all along; the other
+    // leaves slow start at its HyStart window once the queue holds it back, then grows by
+    // about a segment per round trip.
+    net->StartFlow(Unresponsive(FluidNetwork::kUnbounded));
+    const uint64_t plain = net->StartFlow(Window(FluidNetwork::kUnbounded, 4e6, 14480));
+    auto hy = Window(FluidNetwork::kUnbounded, 4e6, 14480);
+    hy.hystartWindowBytes = 16 * 1448;
+    hy.segmentBytes = 1448;
+    const uint64_t hystart = net->StartFlow(hy);
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    net->Advance();
+    EXPECT_GT(net->GetQueueBytes(port) * 8 / kC, 0.5e-3); // a standing queue
+    EXPECT_NEAR(net->GetFlowWindow(plain), std::min(4e6, 14480 + 0.5 * net->GetFlowBytes(plain)),
+                1);
+    EXPECT_GE(net->GetFlowWindow(hystart), 16 * 1448);
+    EXPECT_LT(net->GetFlowWindow(hystart), 0.5 * net->GetFlowWindow(plain));
+    Simulator::Stop();
+}

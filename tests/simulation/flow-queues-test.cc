@@ -1,0 +1,83 @@
+// The flow engine's standing queues (simulation.flow_queues) against the evidence that called
+// for them: web-search beside an RDMA job in configuration B, where the packet level's port
+// towards S0 holds a deep queue that unmarked RoCE keeps filling. The packet level's runs are
+// the shipped validation's (results/validation/points: same scenario and seed); each point is
+// re-run here at flow level with and without the queues.
+#include "test-support.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace flumen;
+
+namespace
+{
+
+const std::string kPoints = FLUMEN_SOURCE_DIR "/results/validation/points/";
+
+// The shipped packet-level run of a planned point ("" when not shipped).
+std::string
+PacketRun(const std::string& prefix)
+{
+    for (const auto& e : fs::directory_iterator(kPoints))
+    {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(prefix, 0) == 0 && fs::exists(e.path() / "summary.json"))
+        {
+            return e.path().string();
+        }
+    }
+    return "";
+}
+
+struct Figures
+{
+    double mean = 0;
+    double cross = 0;
+};
+
+Figures
+Read(const std::string& summary)
+{
+    json s = json::parse(test::ReadFile(summary));
+    return { s["iteration_time_s"]["mean"], s["cross_traffic"]["achieved_gbps"] };
+}
+
+} // namespace
+
+TEST(FlowQueues, RoceBesideWebSearchAgreesWithThePacketLevelWhereMaxMinDidNot)
+{
+    test::TempDir dir;
+    for (const std::string point : { "websearch-rdma-configB-resnet50-19.171G-s2-",
+                                     "websearch-rdma-configB-densenet161-21.919G-s2-",
+                                     "websearch-rdma-configB-vgg16-19.663G-s2-" })
+    {
+        const std::string packet = PacketRun(point);
+        ASSERT_FALSE(packet.empty()) << "no shipped packet run " << point << "* in " << kPoints;
+        const Figures ref = Read(packet + "/summary.json");
+        Figures flow[2];
+        for (int queues = 0; queues < 2; ++queues)
+        {
+            const std::string out = dir.Path() + "/" + point + std::to_string(queues);
+            auto r = test::RunFlumen(packet + "/scenario.json --quiet --set simulation.engine=flow"
+                                     + " --set simulation.flow_queues="
+                                     + (queues ? "true" : "false") + " --out " + out);
+            ASSERT_EQ(r.exitCode, 0) << r.output;
+            flow[queues] = Read(out + "/summary.json");
+        }
+        auto error = [&](double v, double p) { return std::abs(v / p - 1); };
+        std::cout << "[measure] " << point << " mean packet " << ref.mean << " s, flow "
+                  << flow[1].mean << " with queues, " << flow[0].mean << " without; web-search "
+                  << ref.cross << " / " << flow[1].cross << " / " << flow[0].cross << " Gbps\n";
+        // Closer to the packet level with the queues than without, and within 15 %.
+        EXPECT_LT(error(flow[1].mean, ref.mean), error(flow[0].mean, ref.mean)) << point;
+        EXPECT_LT(error(flow[1].mean, ref.mean), 0.15) << point;
+        EXPECT_LT(error(flow[1].cross, ref.cross), 0.1) << point;
+    }
+}
