@@ -32,6 +32,7 @@ struct SweepOptions
     bool collect = false;
     std::optional<size_t> task; //!< internal: run point I (a SLURM array task)
     std::string sweepId;        //!< internal: the sweep identity the task was submitted for
+    std::string poolFile;       //!< internal: with --task, a point of this pool file (slurm-pool.h)
 };
 
 /** The sweep's points as the point pool runs them. */

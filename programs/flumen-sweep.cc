@@ -4,6 +4,7 @@
 // DIR/results.csv has one row per point (sweep-status.h). Exit: 0 all done (or submitted), 1
 // some failed or unfinished, 2 bad input.
 #include "calibration-file.h"
+#include "slurm-pool.h"
 #include "sweep-run.h"
 #include "sweep.h"
 
@@ -139,6 +140,8 @@ ParseOptions(int argc, char** argv)
             o.task = WholeNumber(a, value(), 0, ~0ul);
         else if (a == "--sweep-id")
             o.sweepId = value();
+        else if (a == "--pool")
+            o.poolFile = value();
         else if (a == "-h" || a == "--help")
         {
             std::cout << kUsage;
@@ -150,6 +153,13 @@ ParseOptions(int argc, char** argv)
             throw UsageError("unexpected argument '" + std::string(argv[i]) + "'");
         if (inlineValue)
             throw UsageError(a + ": takes no value");
+    }
+    if (!o.poolFile.empty())
+    {
+        // A task of `calibrate`'s or `validate`'s SLURM arrays (slurm-pool.h): nothing else.
+        if (!o.task || !o.file.empty() || !o.out.empty())
+            throw UsageError("--pool FILE goes with --task I, without SWEEP.json and --out");
+        return o;
     }
     if (o.file.empty() || o.out.empty())
         throw UsageError("need SWEEP.json and --out DIR");
@@ -176,6 +186,8 @@ main(int argc, char** argv)
         std::cerr << "flumen sweep: " << e.what() << "\n" << kUsage;
         return 2;
     }
+    if (!o.poolFile.empty())
+        return flumen::RunPoolTask(o.poolFile, *o.task);
 
     flumen::Sweep sweep;
     try
