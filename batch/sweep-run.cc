@@ -111,7 +111,7 @@ RunSweep(const SweepOptions& o, const Sweep& sweep)
         return RunSweepTask(o, sweep);
     if (o.status || o.collect)
         return ReportSweepStatus(sweep, o.out, o.collect);
-    if (o.backend == "slurm")
+    if (o.run.backend == PoolBackend::Slurm)
         return SubmitSweepToSlurm(o, sweep);
     return RunSweepLocally(o, sweep);
 }

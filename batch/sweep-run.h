@@ -4,6 +4,7 @@
 #ifndef FLUMEN_SWEEP_RUN_H
 #define FLUMEN_SWEEP_RUN_H
 
+#include "backend-options.h"
 #include "point-pool.h"
 #include "slurm-backend.h"
 #include "sweep.h"
@@ -24,9 +25,7 @@ struct SweepOptions
     std::string out;
     std::string calibration;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-    std::string backend = "local";
-    SlurmOptions slurm;
-    bool slurmOptionGiven = false;
+    BackendOptions run; //!< --backend and the SLURM options
     bool dryRun = false;
     bool status = false;
     bool collect = false;
