@@ -2,6 +2,7 @@
 
 #include "atomic-file.h"
 #include "child-process.h"
+#include "slurm-pool.h"
 
 #include <fmt/format.h>
 
@@ -26,18 +27,6 @@ using nlohmann::json;
 
 namespace
 {
-
-// The last few lines of a log, for the failure record.
-std::string
-Tail(const std::string& text, size_t lines)
-{
-    size_t pos = text.size();
-    for (size_t n = 0; n <= lines && pos != std::string::npos && pos > 0; ++n)
-    {
-        pos = text.rfind('\n', pos - 1);
-    }
-    return pos == std::string::npos || pos >= text.size() ? text : text.substr(pos + 1);
-}
 
 struct Running
 {
@@ -92,6 +81,25 @@ PointFailure(const fs::path& dir, const std::string& id)
     }
 }
 
+std::string
+LastLines(const std::string& text, size_t lines)
+{
+    size_t pos = text.size();
+    for (size_t n = 0; n <= lines && pos != std::string::npos && pos > 0; ++n)
+    {
+        pos = text.rfind('\n', pos - 1);
+    }
+    return pos == std::string::npos || pos >= text.size() ? text : text.substr(pos + 1);
+}
+
+void
+WritePointFailure(const fs::path& dir, const PoolPoint& p, const std::string& error,
+                  const std::string& log)
+{
+    json record = { { "point", p.id }, { "about", p.about }, { "error", error }, { "log", log } };
+    WriteFileAtomically((dir / (p.id + ".failed.json")).string(), record.dump(2) + "\n");
+}
+
 fs::path
 RunBinaryBesideSelf()
 {
@@ -101,6 +109,10 @@ RunBinaryBesideSelf()
 PoolResult
 RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const PoolOptions& options)
 {
+    if (options.backend == PoolBackend::Slurm)
+    {
+        return RunPointPoolOnSlurm(points, dir, options);
+    }
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec)
@@ -228,12 +240,8 @@ RunPointPool(const std::vector<PoolPoint>& points, const fs::path& dir, const Po
             }
             else
             {
-                json record = { { "point", p.id },
-                                { "about", p.about },
-                                { "error", ended->exit.Describe() },
-                                { "log", Tail(ReadTextFile(r.tmp / "log.txt"), 5) } };
-                WriteFileAtomically((dir / (p.id + ".failed.json")).string(),
-                                    record.dump(2) + "\n");
+                WritePointFailure(dir, p, ended->exit.Describe(),
+                                  LastLines(ReadTextFile(r.tmp / "log.txt"), 5));
                 fs::remove_all(r.tmp, ec);
                 ++result.failed;
             }

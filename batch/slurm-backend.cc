@@ -119,16 +119,18 @@ ShellQuote(const std::string& word)
 std::string
 FormatSlurmScript(const SlurmArrayScript& s)
 {
-    std::string text = "#!/bin/bash\n"
-                       "# A flumen sweep as a SLURM job array, written by `flumen sweep --backend "
-                       "slurm`.\n"
-                       "# One task per unfinished point; the task index is the point's index in "
-                       "the sweep.\n"
-                       "# Edit for your site as needed, but keep the job name: `flumen sweep "
-                       "--status` finds\n"
-                       "# the tasks by it. A task that is killed leaves no partial point; "
-                       "re-running the sweep\n"
-                       "# command submits what is unfinished.\n";
+    std::string text = "#!/bin/bash\n";
+    text += !s.about.empty()
+                ? s.about
+                : "# A flumen sweep as a SLURM job array, written by `flumen sweep --backend "
+                  "slurm`.\n"
+                  "# One task per unfinished point; the task index is the point's index in "
+                  "the sweep.\n"
+                  "# Edit for your site as needed, but keep the job name: `flumen sweep "
+                  "--status` finds\n"
+                  "# the tasks by it. A task that is killed leaves no partial point; "
+                  "re-running the sweep\n"
+                  "# command submits what is unfinished.\n";
     auto line = [&](const std::string& option) { text += "#SBATCH " + option + "\n"; };
     line("--job-name=" + s.jobName);
     line("--array=" + s.arraySpec);

@@ -40,6 +40,7 @@ struct SlurmArrayScript
     std::string logDir;                   //!< absolute; one log per task: %A_%a.log
     std::vector<std::string> taskCommand; //!< argv; "$SLURM_ARRAY_TASK_ID" is appended
     SlurmOptions options;
+    std::string about; //!< the comment lines at the top ("": a sweep's)
 };
 
 /** The job-array script's text. */

@@ -66,9 +66,9 @@ SubmitSweepToSlurm(const SweepOptions& o, const Sweep& sweep)
 
     SlurmArrayScript script;
     script.jobName = jobName;
-    script.arraySpec = ArraySpec(todo, o.slurm.throttle);
+    script.arraySpec = ArraySpec(todo, o.run.slurm.throttle);
     script.logDir = (slurmDir / "logs").string();
-    script.options = o.slurm;
+    script.options = o.run.slurm;
     script.taskCommand = { fs::read_symlink("/proc/self/exe").string(),
                            fs::absolute(o.file).lexically_normal().string(),
                            "--out",

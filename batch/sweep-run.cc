@@ -2,15 +2,14 @@
 
 #include "atomic-file.h"
 #include "folder-lock.h"
+#include "slurm-pool.h"
 #include "slurm-submit.h"
 #include "sweep-status.h"
 
 #include <fmt/format.h>
 
-#include <csignal>
 #include <filesystem>
 #include <iostream>
-#include <unistd.h>
 
 namespace flumen
 {
@@ -60,26 +59,6 @@ RunSweepLocally(const SweepOptions& o, const Sweep& sweep)
     return AllDone(states) ? 0 : 1;
 }
 
-namespace
-{
-
-// SLURM sends SIGTERM to every process of a cancelled, timed-out or preempted task. The task
-// stays alive to record its point's failure when flumen-run dies, and passes the signal on in
-// case the site signals only the batch process.
-volatile std::sig_atomic_t g_terminating = 0;
-
-void
-OnTerminate(int)
-{
-    if (!g_terminating)
-    {
-        g_terminating = 1;
-        ::kill(0, SIGTERM); // our own process group (set up in RunSweepTask), handled here once
-    }
-}
-
-} // namespace
-
 int
 RunSweepTask(const SweepOptions& o, const Sweep& sweep)
 {
@@ -99,16 +78,14 @@ RunSweepTask(const SweepOptions& o, const Sweep& sweep)
                                  o.file, SweepId(sweep), o.sweepId, index);
         return 2;
     }
-    ::setpgid(0, 0);
-    struct sigaction sa = {};
-    sa.sa_handler = OnTerminate;
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, nullptr);
+    // SLURM sends SIGTERM to every process of a cancelled, timed-out or preempted task. The
+    // task stays alive to record its point's failure when flumen-run dies.
+    PassTerminationToTaskGroup();
 
     const fs::path points = fs::path(o.out) / "points";
     std::vector<PoolPoint> one = { PoolPoints(sweep)[index] };
     RunPointPool(one, points, SweepPoolOptions(o, fmt::format("task {}", index), 1));
-    if (g_terminating)
+    if (TaskTerminated())
     {
         std::cerr << fmt::format("flumen sweep: task {} (point {}) terminated (cancelled, time "
                                  "limit or preemption); nothing partial is left\n",
@@ -134,7 +111,7 @@ RunSweep(const SweepOptions& o, const Sweep& sweep)
         return RunSweepTask(o, sweep);
     if (o.status || o.collect)
         return ReportSweepStatus(sweep, o.out, o.collect);
-    if (o.backend == "slurm")
+    if (o.run.backend == PoolBackend::Slurm)
         return SubmitSweepToSlurm(o, sweep);
     return RunSweepLocally(o, sweep);
 }

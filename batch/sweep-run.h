@@ -4,6 +4,7 @@
 #ifndef FLUMEN_SWEEP_RUN_H
 #define FLUMEN_SWEEP_RUN_H
 
+#include "backend-options.h"
 #include "point-pool.h"
 #include "slurm-backend.h"
 #include "sweep.h"
@@ -24,14 +25,13 @@ struct SweepOptions
     std::string out;
     std::string calibration;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-    std::string backend = "local";
-    SlurmOptions slurm;
-    bool slurmOptionGiven = false;
+    BackendOptions run; //!< --backend and the SLURM options
     bool dryRun = false;
     bool status = false;
     bool collect = false;
     std::optional<size_t> task; //!< internal: run point I (a SLURM array task)
     std::string sweepId;        //!< internal: the sweep identity the task was submitted for
+    std::string poolFile;       //!< internal: with --task, a point of this pool file (slurm-pool.h)
 };
 
 /** The sweep's points as the point pool runs them. */

@@ -5,11 +5,13 @@
 // `./flumen calibrate MANIFEST... --out calibration.json [--iterations N] [--fit key=lo:hi]...`
 // Exit codes: 0 done, 2 bad input, 1 a simulation failed. Nothing is written on failure.
 #include "atomic-file.h"
+#include "backend-options.h"
 #include "calibration-file.h"
 #include "calibration-fit.h"
 #include "calibration-plan.h"
 #include "scenario.h"
 #include "series-manifest.h"
+#include "slurm-pool.h"
 #include "testbed-fit.h"
 
 #include <fmt/format.h>
@@ -37,6 +39,7 @@ const char* kUsage
       "       flumen calibrate MANIFEST... --out calibration.json --fit KEY=LO:HI... \n"
       "                        [--fit-on SERIES,...] [--objective mean=1,cross=1,p99=0]\n"
       "                        [--calibration FILE] [--models a,b] [--runs DIR]\n"
+      "                        [--backend slurm [--partition P] [--time T] ...]\n"
       "  --tcp-only          fit only the TCP host ceiling, with the model profiles of\n"
       "                      --calibration FILE (kept in the output) or the built-in ones\n"
       "  --check             fit nothing: simulate every idle point at the built-in profiles\n"
@@ -50,7 +53,8 @@ const char* kUsage
       "p99=0)\n"
       "  --calibration FILE  with --fit: keep FILE's profiles instead of fitting them\n"
       "  --models a,b        with --fit: only these models' points\n"
-      "  --runs DIR          with --fit: the runs' folder (default OUT.runs; resumable)\n";
+      "  --runs DIR          with --fit: the runs' folder (default OUT.runs; resumable)\n"
+      "  with --fit, where its runs go (each batch of candidates waits for its SLURM array):\n";
 
 struct CalibrateOptions
 {
@@ -67,6 +71,7 @@ struct CalibrateOptions
     std::string objective;
     std::string models;
     std::string runs;
+    flumen::BackendOptions run;
 };
 
 // Throws std::invalid_argument with what is wrong; exits 0 on --help.
@@ -76,6 +81,8 @@ ParseOptions(int argc, char** argv)
     CalibrateOptions o;
     for (int i = 1; i < argc; ++i)
     {
+        if (flumen::ParseBackendOption(argc, argv, i, o.run))
+            continue;
         std::string a = argv[i];
         bool valued = a == "--out" || a == "--iterations" || a == "--calibration" || a == "--engine"
                       || a == "--fit" || a == "--fit-on" || a == "--objective" || a == "--models"
@@ -125,7 +132,7 @@ ParseOptions(int argc, char** argv)
             o.checkOnly = true;
         else if (a == "-h" || a == "--help")
         {
-            std::cout << kUsage;
+            std::cout << kUsage << flumen::kBackendUsage;
             std::exit(0);
         }
         else if (!a.empty() && a[0] == '-')
@@ -142,6 +149,10 @@ ParseOptions(int argc, char** argv)
     if (o.fits.empty()
         && (!o.fitOn.empty() || !o.objective.empty() || !o.models.empty() || !o.runs.empty()))
         throw std::invalid_argument("--fit-on, --objective, --models and --runs go with --fit");
+    flumen::CheckBackendOptions(o.run);
+    if (o.run.backend == flumen::PoolBackend::Slurm && o.fits.empty())
+        throw std::invalid_argument("--backend slurm goes with --fit (the compute profiles and the "
+                                    "TCP ceiling are fitted here, in child processes)");
     if (!o.profilesPath.empty() && !o.tcpOnly && o.fits.empty())
         throw std::invalid_argument(
             "--calibration FILE goes with --tcp-only or --fit (the profiles to keep)");
@@ -162,6 +173,7 @@ FitRequestOf(const CalibrateOptions& o)
     r.base.out = o.runs.empty() ? o.out + ".runs" : o.runs;
     r.base.engine = o.engine;
     r.base.jobs = o.jobs;
+    r.base.run = o.run;
     for (const auto& s : flumen::SplitList(o.fitOn))
         r.base.series.insert(s);
     for (const auto& m : flumen::SplitList(o.models))
@@ -170,6 +182,9 @@ FitRequestOf(const CalibrateOptions& o)
     flumen::PlanValidation(r.base); // names a bad manifest or series before the profiles' fit
     r.pointsDir = fs::path(r.base.out) / "points";
     r.label = "calibrate --fit";
+    if (o.run.backend == flumen::PoolBackend::Slurm)
+        flumen::CheckSlurmFolder(o.runs.empty() ? "--out (its runs' folder)" : "--runs",
+                                 fs::absolute(r.pointsDir).lexically_normal());
     return r;
 }
 
@@ -201,8 +216,18 @@ main(int argc, char** argv)
     }
     catch (const std::exception& e)
     {
-        std::cerr << "flumen calibrate: " << e.what() << "\n" << kUsage;
+        std::cerr << "flumen calibrate: " << e.what() << "\n" << kUsage << flumen::kBackendUsage;
         return 2;
+    }
+    // Before the profiles' fit, which may take hours: SLURM must answer.
+    if (o.run.backend == flumen::PoolBackend::Slurm)
+    {
+        const std::string why = flumen::SlurmUnavailableReason();
+        if (!why.empty())
+        {
+            std::cerr << "flumen calibrate: --backend slurm: " << why << "\n";
+            return 2;
+        }
     }
     for (auto* list : { &found.idle, &found.tcpReferences })
         for (auto& p : *list)

@@ -3,7 +3,9 @@
 // N at a time or one SLURM array task per point (sweep-run.h, slurm-submit.h), resumable;
 // DIR/results.csv has one row per point (sweep-status.h). Exit: 0 all done (or submitted), 1
 // some failed or unfinished, 2 bad input.
+#include "backend-options.h"
 #include "calibration-file.h"
+#include "slurm-pool.h"
 #include "sweep-run.h"
 #include "sweep.h"
 
@@ -33,27 +35,7 @@ struct UsageError : std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
-unsigned long
-WholeNumber(const std::string& option, const std::string& v, unsigned long lo, unsigned long hi)
-{
-    unsigned long n = 0;
-    try
-    {
-        size_t used = 0;
-        n = std::stoul(v, &used);
-        if (used != v.size())
-            throw std::invalid_argument(v);
-    }
-    catch (const std::exception&)
-    {
-        throw UsageError(fmt::format("{}: expected a whole number, got '{}'", option, v));
-    }
-    if (n < lo || n > hi)
-    {
-        throw UsageError(fmt::format("{}: expected {}..{}, got {}", option, lo, hi, n));
-    }
-    return n;
-}
+using flumen::ParseWholeNumber;
 
 flumen::SweepOptions
 ParseOptions(int argc, char** argv)
@@ -61,6 +43,8 @@ ParseOptions(int argc, char** argv)
     flumen::SweepOptions o;
     for (int i = 1; i < argc; ++i)
     {
+        if (flumen::ParseBackendOption(argc, argv, i, o.run))
+            continue;
         std::string a = argv[i];
         // --option=value works as well as --option value.
         std::optional<std::string> inlineValue;
@@ -82,63 +66,19 @@ ParseOptions(int argc, char** argv)
         else if (a == "--calibration")
             o.calibration = value();
         else if (a == "--jobs")
-            o.jobs = WholeNumber(a, value(), 1, 1024);
-        else if (a == "--backend")
-        {
-            o.backend = value();
-            if (o.backend != "local" && o.backend != "slurm")
-                throw UsageError("--backend: expected local or slurm, got '" + o.backend + "'");
-        }
-        else if (a == "--partition")
-        {
-            o.slurm.partition = value();
-            o.slurmOptionGiven = true;
-            if (o.slurm.partition.empty()
-                || o.slurm.partition.find_first_of(" \t\n'\"") != std::string::npos)
-                throw UsageError("--partition: expected a partition name, got '" + o.slurm.partition
-                                 + "'");
-        }
-        else if (a == "--time")
-        {
-            o.slurm.time = value();
-            o.slurmOptionGiven = true;
-            if (!flumen::ValidSlurmTime(o.slurm.time))
-                throw UsageError("--time: expected a SLURM time limit (HH:MM:SS, D-HH:MM:SS or "
-                                 "minutes), got '"
-                                 + o.slurm.time + "'");
-        }
-        else if (a == "--cpus-per-task")
-        {
-            o.slurm.cpusPerTask = WholeNumber(a, value(), 1, 4096);
-            o.slurmOptionGiven = true;
-        }
-        else if (a == "--throttle")
-        {
-            o.slurm.throttle = WholeNumber(a, value(), 1, 1000000);
-            o.slurmOptionGiven = true;
-        }
-        else if (a == "--sbatch-arg")
-        {
-            std::string v = value();
-            o.slurmOptionGiven = true;
-            if (v.size() < 2 || v[0] != '-' || v.find('\n') != std::string::npos)
-                throw UsageError("--sbatch-arg: expected one sbatch option such as --mem=4G, got '"
-                                 + v + "'");
-            o.slurm.sbatchArgs.push_back(v);
-        }
+            o.jobs = ParseWholeNumber(a, value(), 1, 1024);
         else if (a == "--dry-run")
-        {
             o.dryRun = true;
-            o.slurmOptionGiven = true;
-        }
         else if (a == "--status")
             o.status = true;
         else if (a == "--collect")
             o.collect = true;
         else if (a == "--task")
-            o.task = WholeNumber(a, value(), 0, ~0ul);
+            o.task = ParseWholeNumber(a, value(), 0, ~0ul);
         else if (a == "--sweep-id")
             o.sweepId = value();
+        else if (a == "--pool")
+            o.poolFile = value();
         else if (a == "-h" || a == "--help")
         {
             std::cout << kUsage;
@@ -151,11 +91,17 @@ ParseOptions(int argc, char** argv)
         if (inlineValue)
             throw UsageError(a + ": takes no value");
     }
+    if (!o.poolFile.empty())
+    {
+        // A task of `calibrate`'s or `validate`'s SLURM arrays (slurm-pool.h): nothing else.
+        if (!o.task || !o.file.empty() || !o.out.empty())
+            throw UsageError("--pool FILE goes with --task I, without SWEEP.json and --out");
+        return o;
+    }
     if (o.file.empty() || o.out.empty())
         throw UsageError("need SWEEP.json and --out DIR");
-    if (o.slurmOptionGiven && o.backend != "slurm")
-        throw UsageError("--partition, --time, --cpus-per-task, --throttle, --sbatch-arg and "
-                         "--dry-run need --backend slurm");
+    o.run.slurmOptionGiven |= o.dryRun; // sweep's own SLURM option
+    flumen::CheckBackendOptions(o.run, "--dry-run");
     if (o.status + o.collect + o.task.has_value() > 1)
         throw UsageError("--status, --collect and --task exclude each other");
     return o;
@@ -171,11 +117,13 @@ main(int argc, char** argv)
     {
         o = ParseOptions(argc, argv);
     }
-    catch (const UsageError& e)
+    catch (const std::exception& e) // UsageError, and the shared options' invalid_argument
     {
         std::cerr << "flumen sweep: " << e.what() << "\n" << kUsage;
         return 2;
     }
+    if (!o.poolFile.empty())
+        return flumen::RunPoolTask(o.poolFile, *o.task);
 
     flumen::Sweep sweep;
     try

@@ -10,11 +10,13 @@
 // points (censored ones included): validation-collate.h.
 // Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
 #include "atomic-file.h"
+#include "backend-options.h"
 #include "cross-validation.h"
 #include "engine-comparison.h"
 #include "folder-lock.h"
 #include "point-pool.h"
 #include "scenario.h"
+#include "slurm-pool.h"
 #include "validation-collate.h"
 #include "validation-plan.h"
 #include "validation-report.h"
@@ -40,6 +42,7 @@ const char* kUsage
       "                       [--compare-engines PACKET_POINTS]\n"
       "                       [--cross-validate | --fit-on S1,S2] --fit KEY=LO:HI...\n"
       "                       [--objective mean=1,cross=1,p99=0]\n"
+      "                       [--backend slurm [--partition P] [--time T] ...]\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
       "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
@@ -71,7 +74,8 @@ const char* kUsage
       "                      every point out of sample (DIR/in-sample/: in sample, labelled)\n"
       "  --fit-on S1,S2      one split instead: fit on these series, predict the others\n"
       "  --fit KEY=LO:HI     a testbed parameter to fit (repeatable; docs/calibration.md)\n"
-      "  --objective TERMS   the fit's weights (default mean=1,cross=1,p99=0)\n";
+      "  --objective TERMS   the fit's weights (default mean=1,cross=1,p99=0)\n"
+      "  where the runs go (each batch, a fit's candidates included, waits for its SLURM array):\n";
 
 struct FitOptions
 {
@@ -87,6 +91,8 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
 {
     for (int i = 1; i < argc; ++i)
     {
+        if (flumen::ParseBackendOption(argc, argv, i, o.run))
+            continue;
         std::string a = argv[i];
         auto intValue = [&](const std::string& v, int lo, int hi)
         {
@@ -162,7 +168,7 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
             o.reportOnly = true;
         else if (a == "-h" || a == "--help")
         {
-            std::cout << kUsage;
+            std::cout << kUsage << flumen::kBackendUsage;
             std::exit(0);
         }
         else if (!a.empty() && a[0] == '-')
@@ -171,6 +177,9 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
             o.manifests.push_back(a);
     }
     flumen::CompleteValidationOptions(o);
+    flumen::CheckBackendOptions(o.run);
+    if (o.run.backend == flumen::PoolBackend::Slurm)
+        flumen::CheckSlurmFolder("--out", fs::absolute(o.out).lexically_normal());
     if (f.crossValidate && !f.fitOn.empty())
         throw std::invalid_argument("--cross-validate and --fit-on exclude each other");
     if (!f.Wanted() && (!f.fits.empty() || !f.objective.empty()))
@@ -256,7 +265,7 @@ main(int argc, char** argv)
     }
     catch (const std::exception& e)
     {
-        std::cerr << "flumen validate: " << e.what() << "\n" << kUsage;
+        std::cerr << "flumen validate: " << e.what() << "\n" << kUsage << flumen::kBackendUsage;
         return 2;
     }
     std::string command = "flumen validate";
@@ -274,6 +283,16 @@ main(int argc, char** argv)
     {
         std::cerr << "flumen validate: " << e.what() << "\n";
         return 2;
+    }
+
+    if (o.run.backend == flumen::PoolBackend::Slurm && !o.reportOnly)
+    {
+        const std::string why = flumen::SlurmUnavailableReason();
+        if (!why.empty())
+        {
+            std::cerr << "flumen validate: --backend slurm: " << why << "\n";
+            return 2;
+        }
     }
 
     std::unique_ptr<flumen::FolderLock> lock; // one validate per folder, report-only included
@@ -300,9 +319,7 @@ main(int argc, char** argv)
         }
     }
     const fs::path pointsDir = fs::path(o.out) / "points";
-    flumen::PoolOptions pool;
-    pool.jobs = o.jobs;
-    pool.label = "validate";
+    const flumen::PoolOptions pool = flumen::ValidationPool(o, "validate");
     flumen::PoolResult ran;
     try
     {

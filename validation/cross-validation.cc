@@ -4,6 +4,7 @@
 #include "csv-format.h"
 #include "point-pool.h"
 #include "series-manifest.h"
+#include "slurm-pool.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -162,15 +163,27 @@ SplitSeries(const ValidationOptions& o, const CrossValidationOptions& cv)
     return splits;
 }
 
+namespace
+{
+
+// A batch's runs; SLURM cutting some short stops the cross-validation (the next run retries).
+double
+RunBatch(const std::vector<PoolPoint>& runs, const fs::path& dir, const PoolOptions& pool)
+{
+    PoolResult ran = RunPointPool(runs, dir, pool);
+    StopIfCutShort(ran, pool.label);
+    return ran.wallSeconds;
+}
+
+} // namespace
+
 CrossValidation
 RunCrossValidation(const ValidationOptions& o, const CrossValidationOptions& cv,
                    const std::vector<SeriesSplit>& splits)
 {
     CrossValidation out;
     const fs::path pointsDir = fs::path(o.out) / "points";
-    PoolOptions pool;
-    pool.jobs = o.jobs;
-    pool.progressIntervalS = 10;
+    PoolOptions pool = ValidationPool(o, "", 10);
     for (const auto& [fit, predict] : splits)
     {
         Fold fold;
@@ -181,7 +194,7 @@ RunCrossValidation(const ValidationOptions& o, const CrossValidationOptions& cv,
         out.coreSecondsNow += fold.fit.coreSeconds;
         ValidationPlan plan = PlanAt(o, predict, fold.fit.values, false);
         pool.label = "predict " + name;
-        out.coreSecondsNow += RunPointPool(plan.runs, pointsDir, pool).wallSeconds;
+        out.coreSecondsNow += RunBatch(plan.runs, pointsDir, pool);
         Join(out.outOfSamplePlan, plan);
         out.folds.push_back(std::move(fold));
     }
@@ -209,7 +222,7 @@ RunCrossValidation(const ValidationOptions& o, const CrossValidationOptions& cv,
         out.inSamplePlan = PlanAt(o, splits.front().fitOn, out.inSample.fit.values, true);
     }
     pool.label = "in sample";
-    out.coreSecondsNow += RunPointPool(out.inSamplePlan.runs, pointsDir, pool).wallSeconds;
+    out.coreSecondsNow += RunBatch(out.inSamplePlan.runs, pointsDir, pool);
     out.inSamplePoints = CollateValidation(out.inSamplePlan, pointsDir);
     return out;
 }

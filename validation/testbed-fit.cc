@@ -4,6 +4,7 @@
 #include "point-pool.h"
 #include "scenario-keys.h"
 #include "scenario.h"
+#include "slurm-pool.h"
 #include "validation-collate.h"
 
 #include <fmt/format.h>
@@ -303,10 +304,8 @@ FitTestbed(const TestbedFitRequest& r)
     }
     fit.start = ValuesOf(r.parameters, start);
 
-    PoolOptions pool;
-    pool.jobs = r.base.jobs;
-    pool.label = r.label;
-    pool.progressIntervalS = 10; // a fit runs many short batches
+    // A fit runs many short batches: a progress line every 10 s at most.
+    const PoolOptions pool = ValidationPool(r.base, r.label, 10);
     int evaluated = 0;
     BatchLoss loss = [&](const std::vector<std::vector<double>>& xs)
     {
@@ -326,6 +325,9 @@ FitTestbed(const TestbedFitRequest& r)
         }
         PoolResult ran = RunPointPool(runs, r.pointsDir, pool);
         fit.coreSeconds += ran.wallSeconds;
+        // Runs cut short by SLURM (scancel, a time limit) are not the candidates' fault: no
+        // infinite loss to steer the search; the fit stops, and the next run retries them.
+        StopIfCutShort(ran, r.label);
         std::vector<double> out;
         for (size_t i = 0; i < xs.size(); ++i)
         {

@@ -9,6 +9,7 @@
 #ifndef FLUMEN_VALIDATION_PLAN_H
 #define FLUMEN_VALIDATION_PLAN_H
 
+#include "backend-options.h"
 #include "point-pool.h"
 #include "validation-report.h"
 
@@ -51,7 +52,22 @@ struct ValidationOptions
      * settings in every run; empty: the calibration file's "testbed" values, if any.
      */
     nlohmann::json testbedValues = nlohmann::json::object();
+    /** Where the runs go: here, `jobs` at a time, or one SLURM job array per batch. */
+    BackendOptions run;
 };
+
+/** The point pool's options for a validation's runs (`label` prefixes the progress lines). */
+inline PoolOptions
+ValidationPool(const ValidationOptions& o, const std::string& label, double progressIntervalS = 0)
+{
+    PoolOptions pool;
+    pool.jobs = o.jobs;
+    pool.label = label;
+    pool.progressIntervalS = progressIntervalS;
+    pool.backend = o.run.backend;
+    pool.slurm = o.run.slurm;
+    return pool;
+}
 
 /** One simulated setting and the runs (one per seed) that measure it. */
 struct PlannedPoint

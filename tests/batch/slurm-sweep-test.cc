@@ -3,23 +3,19 @@
 // munge (integration: completion through sbatch, equality with the local backend, scancel and
 // resume). Where the daemons cannot start, the integration test is skipped with the reason.
 #include "slurm-backend.h"
+#include "slurm-cluster.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <functional>
 #include <map>
-#include <netinet/in.h>
 #include <regex>
 #include <sstream>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace flumen;
@@ -231,52 +227,7 @@ TEST(SlurmBackend, BadOptionsAreRejected)
 namespace
 {
 
-int
-FreePort()
-{
-    int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a = {};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = 0;
-    socklen_t len = sizeof a;
-    int port = -1;
-    if (s >= 0 && ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0
-        && ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    if (s >= 0)
-        ::close(s);
-    return port;
-}
-
-// A one-node cluster in a temporary folder for the lifetime of this object.
-class OneNodeCluster
-{
-  public:
-    OneNodeCluster()
-    {
-        m_script = std::string(FLUMEN_SOURCE_DIR) + "/tests/batch/slurm-cluster.sh";
-        auto r = test::RunCommand(
-            fmt::format("{} start {} {} {}", m_script, m_dir.Path(), FreePort(), FreePort()));
-        if (r.exitCode != 0)
-        {
-            m_why = r.output;
-            return;
-        }
-        m_conf = Lines(r.output).back();
-        ::setenv("SLURM_CONF", m_conf.c_str(), 1);
-    }
-    ~OneNodeCluster() { test::RunCommand(m_script + " stop " + m_dir.Path()); }
-    bool Up() const { return !m_conf.empty(); }
-    const std::string& Why() const { return m_why; }
-
-  private:
-    test::TempDir m_dir;
-    std::string m_script;
-    std::string m_conf;
-    std::string m_why;
-};
-
+using test::OneNodeCluster;
 using Clock = std::chrono::steady_clock;
 
 double

@@ -3,6 +3,7 @@
 // value, and the other series, predicted out of sample, must match. Then the same through
 // `flumen calibrate --fit` on the testbed's own TCP series, and bad options.
 #include "test-support.h"
+#include "twin-series.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -23,94 +24,33 @@ namespace
 
 using test::kManifests;
 
-const std::string kCalibration = FLUMEN_SOURCE_DIR "/validation/calibration.json";
+const std::string kCalibration = test::kShippedCalibration;
 // Plans that do not depend on the testbed's values: 8 iterations always, one seed.
 const std::string kFixedPlan = " --engine flow --seeds 1 --max-sim-s 1000 --budget-iterations 0";
 
-// A web-search TCP series of ResNet-50 in configuration B at these requested loads, with the
-// given per-load (mean, p99, measured Gbps).
-std::string
-WriteSeries(const test::TempDir& dir, const std::string& name,
-            const std::map<int, std::array<double, 3>>& rows)
-{
-    std::string iter, bw;
-    for (const auto& [load, r] : rows)
-    {
-        iter += fmt::format("{},{:.12g},100,0.01,{:.12g}\n", load, r[0], r[1]);
-        bw += fmt::format("{},{:.12g},120,0.01\n", load, r[2]);
-    }
-    fs::create_directories(dir.Path() + "/" + name);
-    dir.Write(name + "/iter.csv", iter);
-    dir.Write(name + "/bw.csv", bw);
-    json m
-        = { { "name", name },
-            { "description", "twin experiment" },
-            { "folder", name },
-            { "experiment",
-              { { "configuration", "B" },
-                { "transport", "tcp" },
-                { "workers", 3 },
-                { "cross_traffic", "websearch" } } },
-            { "models",
-              { { { "model", "resnet50" },
-                  { "index_is_requested_gbps", true },
-                  { "iterations",
-                    { { { "file", "iter.csv" }, { "format", "index-mean-samples-stdev-p99" } } } },
-                  { "cross_traffic",
-                    { { "file", "bw.csv" }, { "format", "index-gbps-runtime-stdev" } } } } } } };
-    return dir.Write(name + ".json", m.dump(2));
-}
-
-// The simulated (mean, p99, achieved Gbps) per requested load of a series in points.csv.
-std::map<int, std::array<double, 3>>
-Simulated(const std::string& pointsCsv, const std::string& series)
-{
-    std::map<int, std::array<double, 3>> out;
-    auto lines = test::Lines(test::ReadFile(pointsCsv));
-    std::vector<std::string> header;
-    std::stringstream hs(lines.at(0));
-    for (std::string c; std::getline(hs, c, ',');)
-        header.push_back(c);
-    auto col = [&](const std::string& name)
-    { return std::find(header.begin(), header.end(), name) - header.begin(); };
-    for (size_t i = 1; i < lines.size(); ++i)
-    {
-        std::vector<std::string> cells;
-        std::stringstream ls(lines[i]);
-        for (std::string c; std::getline(ls, c, ',');)
-            cells.push_back(c);
-        if (cells.at(0) != series || cells.at(col("requested_gbps")).empty())
-            continue;
-        out[std::stoi(cells.at(col("requested_gbps")))]
-            = { std::stod(cells.at(col("simulated_mean_s"))),
-                std::stod(cells.at(col("simulated_p99_s"))),
-                std::stod(cells.at(col("simulated_achieved_gbps"))) };
-    }
-    return out;
-}
+using test::SimulatedRows;
+using test::WriteTwinSeries;
 
 TEST(CrossValidate, ATwinExperimentRecoversTheTrueValueAndPredictsTheOtherSeries)
 {
     test::TempDir dir;
     // The truth: a host ceiling of 8.75 Gbps, a point of the 5:20 search grid.
-    json cal = json::parse(test::ReadFile(kCalibration));
-    cal["testbed"] = { { "values", { { "job.tcp.host_ceiling_gbps", 8.75 } } } };
-    const std::string truth = dir.Write("truth.json", cal.dump());
-    std::map<int, std::array<double, 3>> placeholder
-        = { { 2, { 1, 1, 2 } }, { 6, { 1, 1, 6 } }, { 12, { 1, 1, 12 } } };
-    std::map<int, std::array<double, 3>> placeholderB
+    const std::string truth
+        = test::WriteCalibrationWith(dir, "truth.json", { { "job.tcp.host_ceiling_gbps", 8.75 } });
+    test::SeriesRows placeholder = { { 2, { 1, 1, 2 } }, { 6, { 1, 1, 6 } }, { 12, { 1, 1, 12 } } };
+    test::SeriesRows placeholderB
         = { { 4, { 1, 1, 4 } }, { 9, { 1, 1, 9 } }, { 15, { 1, 1, 15 } } };
-    std::string a = WriteSeries(dir, "twin-a", placeholder);
-    std::string b = WriteSeries(dir, "twin-b", placeholderB);
+    std::string a = WriteTwinSeries(dir, "twin-a", placeholder);
+    std::string b = WriteTwinSeries(dir, "twin-b", placeholderB);
     auto r = test::RunValidate(a + " " + b + " --out " + dir.Path() + "/measure --calibration "
                                + truth + kFixedPlan);
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    auto measuredA = Simulated(dir.Path() + "/measure/points.csv", "twin-a");
-    auto measuredB = Simulated(dir.Path() + "/measure/points.csv", "twin-b");
+    auto measuredA = SimulatedRows(dir.Path() + "/measure/points.csv", "twin-a");
+    auto measuredB = SimulatedRows(dir.Path() + "/measure/points.csv", "twin-b");
     ASSERT_EQ(measuredA.size(), 3u);
     ASSERT_EQ(measuredB.size(), 3u);
-    WriteSeries(dir, "twin-a", measuredA);
-    WriteSeries(dir, "twin-b", measuredB);
+    WriteTwinSeries(dir, "twin-a", measuredA);
+    WriteTwinSeries(dir, "twin-b", measuredB);
 
     const std::string out = dir.Path() + "/cv";
     r = test::RunValidate(a + " " + b + " --out " + out + " --calibration " + kCalibration
@@ -120,18 +60,18 @@ TEST(CrossValidate, ATwinExperimentRecoversTheTrueValueAndPredictsTheOtherSeries
     ASSERT_EQ(folds.size(), 3u) << test::ReadFile(out + "/folds.csv"); // header, fold, in sample
     EXPECT_NE(folds[1].find("twin-b,twin-a,8.75,"), std::string::npos) << folds[1];
     // Out of sample, twin-b at the value fitted on twin-a is its own measurement.
-    auto predicted = Simulated(out + "/points.csv", "twin-b");
+    auto predicted = SimulatedRows(out + "/points.csv", "twin-b");
     ASSERT_EQ(predicted.size(), 3u);
     for (const auto& [load, m] : measuredB)
     {
         EXPECT_NEAR(predicted[load][0], m[0], 1e-9 * m[0]) << load;
         EXPECT_NEAR(predicted[load][2], m[2], 1e-9 * m[2]) << load;
     }
-    EXPECT_TRUE(Simulated(out + "/points.csv", "twin-a").empty()); // judged in sample only
+    EXPECT_TRUE(SimulatedRows(out + "/points.csv", "twin-a").empty()); // judged in sample only
     const std::string report = test::ReadFile(out + "/report.md");
     EXPECT_NE(report.find("**Out of sample.**"), std::string::npos);
     EXPECT_NE(test::ReadFile(out + "/in-sample/report.md").find("**In sample"), std::string::npos);
-    EXPECT_EQ(Simulated(out + "/in-sample/points.csv", "twin-a").size(), 3u);
+    EXPECT_EQ(SimulatedRows(out + "/in-sample/points.csv", "twin-a").size(), 3u);
 
     // Leave one series out: both folds find the truth. Every run of the fits above is reused.
     r = test::RunValidate(a + " " + b + " --out " + out + " --calibration " + kCalibration
