@@ -243,15 +243,20 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
 std::string
 ModelVersion(const Scenario& s)
 {
+    std::string v = kSimulationModelVersion;
     if (s.crossType == "websearch")
     {
-        return fmt::format("{}; web-search {}", kSimulationModelVersion, kWebSearchModelVersion);
+        v = fmt::format("{}; web-search {}", v, kWebSearchModelVersion);
     }
-    if (s.crossType == "burst")
+    else if (s.crossType == "burst")
     {
-        return fmt::format("{}; burst {}", kSimulationModelVersion, kBurstModelVersion);
+        v = fmt::format("{}; burst {}", v, kBurstModelVersion);
     }
-    return kSimulationModelVersion;
+    if (s.engine != "packet")
+    {
+        v = fmt::format("{}; flow engine {}", v, kFlowEngineModelVersion);
+    }
+    return v;
 }
 
 std::vector<const Scenario*>

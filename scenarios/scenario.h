@@ -144,6 +144,8 @@ ns3::StarRoles CrossTrafficRoles(const Scenario& s);
 constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 /** The same for the web-search generator alone: only web-search runs are keyed on it. */
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
+/** The same for the flow-level engine alone: only its runs (flow, auto) are keyed on it. */
+constexpr const char* kFlowEngineModelVersion = "2026-11-26 standing queues beside RoCE";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

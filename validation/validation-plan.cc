@@ -101,13 +101,15 @@ class Planner
             ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
         }
         // Throws ScenarioError naming `where`.
-        std::string version = ModelVersion(ResolveScenario(j, where));
+        const std::string packetVersion = ModelVersion(ResolveScenario(j, where));
+        std::string version = packetVersion;
         if (m_options.engine != "packet")
         {
             j["simulation"]["engine"] = m_options.engine;
+            version = ModelVersion(ResolveScenario(j, where));
         }
         const std::string id = RunId(label, seed, j, version);
-        const std::string packetId = PacketRunId(label, seed, j, version);
+        const std::string packetId = PacketRunId(label, seed, j, packetVersion);
         if (m_ids.insert(id).second)
         {
             m_plan.runs.push_back({ id,
