@@ -501,6 +501,11 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "TCP by window over round trip with CUBIC's HyStart (p95 of the mean "
                     "iteration against packet level 28.5 % without; docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowQueues)));
+    k.push_back(Key("simulation.flow_slice_bytes", KeyType::Integer, 2097152,
+                    "flow engine, behind standing queues: the RoCE ring's slices are at least "
+                    "this large (NCCL's job.nccl.slice_bytes and 2 MiB gave means within 1 % on "
+                    "five loaded points at a third of the events; docs/flow-engine.md)",
+                    1, 1e12, Into(&Scenario::flowSliceBytes)));
     k.push_back(Choice("simulation.scheduler", "map",
                        { "map", "heap", "calendar", "priority_queue", "list" },
                        "ns-3 event scheduler (map was fastest here; calendar was 16x "

@@ -120,6 +120,7 @@ struct Scenario
     double autoMaxUtilization = 0.95; //!< engine auto: busier FIFO bottlenecks go to packet
     bool flowWholeSteps = true;       //!< flow engine: ring steps unsliced
     bool flowQueues = true;           //!< flow engine: standing queues at FIFO switch ports
+    double flowSliceBytes = 2097152;  //!< flow engine: RoCE slices behind standing queues
     double progressIntervalS = 0;
 
     /**
@@ -145,7 +146,8 @@ constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 /** The same for the web-search generator alone: only web-search runs are keyed on it. */
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
 /** The same for the flow-level engine alone: only its runs (flow, auto) are keyed on it. */
-constexpr const char* kFlowEngineModelVersion = "2026-11-26 standing queues beside RoCE";
+constexpr const char* kFlowEngineModelVersion
+    = "2026-11-26 standing queues beside RoCE, 2 MiB slices";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

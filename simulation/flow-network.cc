@@ -324,6 +324,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     m_tcpWireFactor = TcpWireFactor(s);
     m_roceWireFactor = RoceWireFactor(s.rdmaMtuBytes);
     m_wholeSteps = s.flowWholeSteps;
+    m_sliceBytes = s.flowSliceBytes;
     m_tcpWindowBytes = std::min(TcpSocketDefault("SndBufSize"), TcpSocketDefault("RcvBufSize"));
     if (m_queues)
     {
@@ -384,6 +385,14 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     if (m_wholeSteps && !backlogged && job.collective == "ring")
     {
         helper.SetWorkerAttribute("SliceBytes", UintegerValue(0));
+    }
+    if (backlogged)
+    {
+        // Coarser than NCCL's (fewer events), still pipelining.
+        const uint64_t nccl
+            = AttributeDefault<UintegerValue>("ns3::TrainingWorker", "SliceBytes").Get();
+        helper.SetWorkerAttribute("SliceBytes", UintegerValue(std::max<uint64_t>(
+                                                    nccl, static_cast<uint64_t>(m_sliceBytes))));
     }
     // The link: a TCP link shares as its connections do, under the host ceiling; RoCE as one
     // flow (DCQCN's fair share), at line rate.

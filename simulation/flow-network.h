@@ -75,6 +75,7 @@ class FlowNetwork : public Network
     double m_roceWireFactor = 1;
     bool m_wholeSteps = false; //!< simulation.flow_whole_steps
     bool m_queues = false;     //!< simulation.flow_queues, where the switch marks nothing
+    double m_sliceBytes = 0;   //!< simulation.flow_slice_bytes
     double m_tcpWindowBytes = 0;
     ns3::FluidNetwork::FlowSpec m_newConnection; //!< a cross-traffic flow's window settings
     Port m_bottleneck;

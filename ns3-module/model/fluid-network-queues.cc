@@ -43,8 +43,10 @@ FluidNetwork::SolveQueues()
         double backlog = 0;
         std::vector<WindowAtPort> windows;
     };
-    // Twice: a flow over two queued links (a fabric) sees the other's queue in its round trip.
-    for (int pass = 0; pass < 2; ++pass)
+    // Twice where a window flow crosses two queued links (a fabric): each sees the other's
+    // queue in its round trip.
+    bool twoQueues = false;
+    for (int pass = 0; pass < (twoQueues ? 2 : 1); ++pass)
     {
         std::map<uint32_t, AtPort> ports;
         for (const auto& [id, f] : m_flows)
@@ -71,6 +73,7 @@ FluidNetwork::SolveQueues()
                     for (uint32_t o : f.spec.path)
                     {
                         others += o == l ? 0 : m_links[o].queueBits / m_links[o].bps;
+                        twoQueues = twoQueues || (o != l && m_links[o].queued);
                     }
                     const WindowAtPort w{ f.Window() * wire, f.spec.baseRttS + others,
                                           f.spec.capBps * f.spec.wireFactor };

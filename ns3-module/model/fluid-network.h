@@ -21,8 +21,9 @@
  * events.
  *
  * Approximate, on purpose (docs/flow-engine.md): no drops or ECN marks, no congestion-control
- * dynamics beyond slow start (a flow takes its share at once); unresponsive flows on one port
- * are served by weight, not in their arrival order.
+ * dynamics beyond slow start and HyStart (a flow takes its share at once); unresponsive flows
+ * share their class's part of a queue by backlog (those all pushed first), not byte by byte in
+ * arrival order, so the last bytes of a lone message drain over several queueing delays.
  */
 #ifndef FLUMEN_FLUID_NETWORK_H
 #define FLUMEN_FLUID_NETWORK_H

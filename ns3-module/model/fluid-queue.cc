@@ -35,6 +35,16 @@ FifoQueueBits(double capacityBps, double pacedBps, const std::vector<WindowAtPor
     {
         return 0;
     }
+    // One uncapped window aggregate (the usual case: every TCP flow behind the port has one
+    // base round trip b): Q (a - S / (C b + Q)) = B with a = 1 - P / C is a quadratic,
+    // a Q^2 + (a C b - B - S) Q - B C b = 0; its positive root.
+    const double a = 1 - pacedBps / capacityBps;
+    if (windows.size() == 1 && std::isinf(windows[0].capBps) && a > 1e-9)
+    {
+        const double cb = capacityBps * windows[0].baseRttS;
+        const double beta = a * cb - backlogBits - windows[0].windowBits;
+        return (-beta + std::sqrt(beta * beta + 4 * a * backlogBits * cb)) / (2 * a);
+    }
     double held = backlogBits;
     for (const WindowAtPort& w : windows)
     {

@@ -70,6 +70,24 @@ TEST(FluidQueue, BacklogAndWindowsShareThePortByWhatTheyHoldInIt)
     EXPECT_NEAR(Residual(q2, 5e9, capped, 9 * kMB), 0, 1e-6 * kMB);
 }
 
+TEST(FluidQueue, OneWindowAggregateSolvesInClosedFormAsTheSearchDoes)
+{
+    // Uncapped windows of one base round trip add up; one aggregate takes the quadratic's root,
+    // two halves the bisection: the same queue.
+    for (double backlog : { 0.0, 0.5 * kMB, 40 * kMB })
+    {
+        for (double paced : { 0.0, 10e9 })
+        {
+            const WindowAtPort whole{ 6 * kMB, 8e-6, FluidNetwork::kUnbounded };
+            const WindowAtPort half{ 3 * kMB, 8e-6, FluidNetwork::kUnbounded };
+            const double q1 = FifoQueueBits(kC, paced, { whole }, backlog);
+            const double q2 = FifoQueueBits(kC, paced, { half, half }, backlog);
+            EXPECT_NEAR(q1, q2, 1e-6 * q2) << backlog << " " << paced;
+            EXPECT_NEAR(Residual(q1, paced, { whole }, backlog), 0, 1e-6 * kMB);
+        }
+    }
+}
+
 namespace
 {
 
