@@ -142,17 +142,7 @@ FluidNetwork::RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left
     }
     if (!paced.empty())
     {
-        // Paced flows keep their pace at FIFO links (as without queues).
-        std::vector<double> probe = left;
-        WaterFill(all, probe,
-                  [this](uint32_t l, const Flow& f) { return f.spec.paced || !m_links[l].fifo; });
-        for (const Flow* f : paced)
-        {
-            for (uint32_t l : f->spec.path)
-            {
-                left[l] -= f->rate * f->spec.wireFactor;
-            }
-        }
+        FixPacedFlows(all, paced, left); // they keep their pace, as without queues
     }
     // Window and share flows take their rates (window flows behind the queue); unresponsive
     // ones are held only before their queue: what they push.

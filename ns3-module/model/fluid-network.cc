@@ -323,6 +323,24 @@ FluidNetwork::WaterFill(std::vector<Flow*> open, std::vector<double>& left,
     }
 }
 
+// Paced flows' rates, as if the others were not on the FIFO links (there they keep their pace
+// while the others' windows take what is left); `left` loses what they take.
+void
+FluidNetwork::FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
+                            std::vector<double>& left)
+{
+    std::vector<double> probe = left;
+    WaterFill(all, probe,
+              [this](uint32_t l, const Flow& f) { return f.spec.paced || !m_links[l].fifo; });
+    for (const Flow* f : paced)
+    {
+        for (uint32_t l : f->spec.path)
+        {
+            left[l] -= f->rate * f->spec.wireFactor;
+        }
+    }
+}
+
 void
 FluidNetwork::Recompute()
 {
@@ -357,19 +375,8 @@ FluidNetwork::Recompute()
     }
     else
     {
-        // Paced flows first, as if the others were not on the FIFO links (there they keep
-        // their pace while the others' windows take what is left); then the others share what
-        // the paced flows leave, everywhere.
-        std::vector<double> probe = left;
-        WaterFill(all, probe,
-                  [this](uint32_t l, const Flow& f) { return f.spec.paced || !m_links[l].fifo; });
-        for (const Flow* f : paced)
-        {
-            for (uint32_t l : f->spec.path)
-            {
-                left[l] -= f->rate * f->spec.wireFactor;
-            }
-        }
+        // Paced flows first; then the others share what the paced flows leave, everywhere.
+        FixPacedFlows(all, paced, left);
         WaterFill(rest, left, [](uint32_t, const Flow&) { return true; });
     }
     for (auto& l : m_links)

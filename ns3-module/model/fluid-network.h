@@ -169,6 +169,8 @@ class FluidNetwork : public Object
     };
 
     void Recompute();
+    void FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
+                       std::vector<double>& left);
     void RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left);
     void SolveQueues();
     /** The next time step while queues change; negative when nothing changes between flow
