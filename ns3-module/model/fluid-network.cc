@@ -203,8 +203,9 @@ FluidNetwork::Advance()
             f.moved = std::min(f.pushed, f.moved + f.rate * dt / 8);
             continue;
         }
-        const double delivered = std::min(f.spec.bytes - f.moved, f.rate * dt / 8);
-        f.moved += delivered;
+        const double before = f.moved;
+        f.moved = std::min(f.spec.bytes, f.moved + f.rate * dt / 8);
+        const double delivered = f.moved - before;
         if (f.spec.kind == WINDOW && f.cwnd < f.spec.windowBytes)
         {
             // Slow start: a segment per ACK; then about a segment per round trip.
