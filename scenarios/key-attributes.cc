@@ -42,6 +42,9 @@ UnitScale(Unit unit)
     }
 }
 
+// The attribute's own default (as its TypeId declares it) in the key's unit and type.
+} // namespace
+
 ns3::TypeId::AttributeInformation
 AttributeInfo(const std::string& attribute)
 {
@@ -56,9 +59,6 @@ AttributeInfo(const std::string& attribute)
     }
     return info;
 }
-
-// The attribute's own default (as its TypeId declares it) in the key's unit and type.
-} // namespace
 
 json
 AttributeDefault(const std::string& attribute, KeyType type, Unit unit)

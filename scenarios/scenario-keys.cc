@@ -496,15 +496,13 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "a tenth of the events or fewer; docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowWholeSteps)));
     k.push_back(Key("simulation.flow_queues", KeyType::Boolean, true,
-                    "flow engine, with an RDMA job and topology.switch_queue fifo: saturated "
-                    "switch ports hold a standing queue, unmarked RoCE served by its backlog, "
-                    "TCP by window over round trip with CUBIC's HyStart (p95 of the mean "
-                    "iteration against packet level 28.5 % without; docs/flow-engine.md)",
+                    "flow engine, RDMA job, switch fifo: saturated switch ports hold a queue, "
+                    "unmarked RoCE served by its backlog, TCP by window / RTT with HyStart "
+                    "(docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowQueues)));
     k.push_back(Key("simulation.flow_slice_bytes", KeyType::Integer, 2097152,
-                    "flow engine, behind standing queues: the RoCE ring's slices are at least "
-                    "this large (NCCL's job.nccl.slice_bytes and 2 MiB gave means within 1 % on "
-                    "five loaded points at a third of the events; docs/flow-engine.md)",
+                    "flow engine, behind standing queues: RoCE ring slices at least this "
+                    "large (as NCCL's within 1 %, a third of the events; docs/flow-engine.md)",
                     1, 1e12, Into(&Scenario::flowSliceBytes)));
     k.push_back(Choice("simulation.scheduler", "map",
                        { "map", "heap", "calendar", "priority_queue", "list" },

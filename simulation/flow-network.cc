@@ -1,5 +1,6 @@
 #include "flow-network.h"
 
+#include "key-attributes.h"
 #include "packet-network.h"
 #include "scenario.h"
 
@@ -42,21 +43,18 @@ TcpWireFactor(const Scenario& s)
     return double(s.mtuBytes + 2) / mss;
 }
 
-// An ns-3 attribute's default (the tcp.* keys set them as defaults).
+// An ns-3 attribute's current default (the tcp.* keys set them as defaults).
 template <typename Value>
 Value
-AttributeDefault(const std::string& typeId, const std::string& name)
+AttributeNow(const std::string& attribute)
 {
-    TypeId::AttributeInformation info;
-    const bool found = TypeId::LookupByName(typeId).LookupAttributeByName(name, &info);
-    NS_ABORT_MSG_IF(!found, "no attribute " << typeId << "::" << name);
-    return *DynamicCast<const Value>(info.initialValue);
+    return *DynamicCast<const Value>(AttributeInfo(attribute).initialValue);
 }
 
 uint32_t
 TcpSocketDefault(const std::string& name)
 {
-    return AttributeDefault<UintegerValue>("ns3::TcpSocket", name).Get();
+    return AttributeNow<UintegerValue>("ns3::TcpSocket::" + name).Get();
 }
 
 // Flows of a schedule (web-search, burst, replay) played as fluid flows: each starts one round
@@ -339,10 +337,10 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         // CUBIC's HyStart (ns-3's, on by default) ends slow start at its low window once a
         // standing queue holds the window back (fluid-network.h).
         if (s.tcpCongestionControl == "cubic"
-            && AttributeDefault<BooleanValue>("ns3::TcpCubic", "HyStart").Get())
+            && AttributeNow<BooleanValue>("ns3::TcpCubic::HyStart").Get())
         {
             m_newConnection.hystartWindowBytes
-                = double(AttributeDefault<UintegerValue>("ns3::TcpCubic", "HyStartLowWindow").Get())
+                = double(AttributeNow<UintegerValue>("ns3::TcpCubic::HyStartLowWindow").Get())
                   * mss;
         }
     }
@@ -389,8 +387,7 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     if (backlogged)
     {
         // Coarser than NCCL's (fewer events), still pipelining.
-        const uint64_t nccl
-            = AttributeDefault<UintegerValue>("ns3::TrainingWorker", "SliceBytes").Get();
+        const uint64_t nccl = AttributeNow<UintegerValue>("ns3::TrainingWorker::SliceBytes").Get();
         helper.SetWorkerAttribute("SliceBytes", UintegerValue(std::max<uint64_t>(
                                                     nccl, static_cast<uint64_t>(m_sliceBytes))));
     }
