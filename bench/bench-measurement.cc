@@ -3,9 +3,16 @@
 #include "child-process.h"
 #include "run-scenario.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
 #include <vector>
 
 namespace flumen
@@ -32,9 +39,26 @@ MeasureScenario(const Scenario& s, double seconds)
     using Clock = std::chrono::steady_clock;
     RunOptions options;
     options.fixedDurationS = seconds;
+    // link.csv and flows.csv written as a run writes them, while it goes (memory flat).
+    std::string dir = (std::filesystem::temp_directory_path() / "flumen-bench-XXXXXX").string();
+    if (!::mkdtemp(dir.data()))
+    {
+        throw std::runtime_error(fmt::format("{}: cannot create: {}", dir, std::strerror(errno)));
+    }
+    options.streamDir = dir;
     auto t0 = Clock::now();
-    RunOutput out = RunScenario(s, options);
+    RunOutput out;
+    try
+    {
+        out = RunScenario(s, options);
+    }
+    catch (...)
+    {
+        std::filesystem::remove_all(dir);
+        throw;
+    }
     double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::filesystem::remove_all(dir);
     const RunSummary& sm = out.summary;
     return { { "simulated_s", sm.simulatedTimeS },
              { "wall_s", wall },

@@ -71,6 +71,16 @@ BenchScenario(const CanonicalScenario& c, const BenchOptions& o, double anchorPe
             f["faster_than_real_time"] = 1 / flowPerS;
             f["speedup_vs_packet"] = packetPerS / flowPerS;
         }
+        if (!o.quick && !f.contains("error"))
+        {
+            // Memory over a long run: ten times longer again should hold about as much.
+            json longer = MeasureInChild([&] { return MeasureScenario(flow, 100 * seconds); });
+            if (!longer.contains("error"))
+            {
+                f["long_run_simulated_s"] = longer["simulated_s"];
+                f["long_run_peak_rss_mb"] = longer["peak_rss_mb"];
+            }
+        }
         entry["flow_engine"] = f;
     }
     if (!o.quick && !r.contains("error"))
@@ -100,8 +110,15 @@ TableRow(const std::string& name, const json& r)
     auto flowColumn = [&](const char* key, const char* format) {
         return flow.contains(key) ? fmt::format(format, flow[key].get<double>()) : std::string("-");
     };
+    // The flow engine's peak memory over 10 and 100 times the packet level's simulated time.
+    const std::string flowRss
+        = flow.contains("peak_rss_mb") && flow.contains("long_run_peak_rss_mb")
+              ? fmt::format("{:.0f}/{:.0f}", flow["peak_rss_mb"].get<double>(),
+                            flow["long_run_peak_rss_mb"].get<double>())
+              : flowColumn("peak_rss_mb", "{:.0f}");
     return fmt::format(
-        "{:<30} {:>9.3f} {:>9.2f} {:>10.1f} {:>12.0f} {:>11.3f} {:>9} {:>9.0f} {:>10} {:>10}\n",
+        "{:<30} {:>9.3f} {:>9.2f} {:>10.1f} {:>12.0f} {:>11.3f} {:>9} {:>9.0f} {:>10} {:>10} "
+        "{:>12}\n",
         name, r["simulated_s"].get<double>(), r["wall_s"].get<double>(),
         r["wall_per_simulated_s"].get<double>(), r["events_per_wall_s"].get<double>(),
         r["wall_us_per_packet_hop"].get<double>(),
@@ -109,7 +126,7 @@ TableRow(const std::string& name, const json& r)
             ? fmt::format("{:.2f}", r["per_hop_vs_anchor"].get<double>())
             : std::string("1"),
         r["peak_rss_mb"].get<double>(), flowColumn("faster_than_real_time", "{:.0f}x"),
-        flowColumn("speedup_vs_packet", "{:.0f}x"));
+        flowColumn("speedup_vs_packet", "{:.0f}x"), flowRss);
 }
 
 } // namespace
@@ -144,9 +161,9 @@ std::string
 FormatBenchTable(const json& report)
 {
     std::string table
-        = fmt::format("{:<30} {:>9} {:>9} {:>10} {:>12} {:>11} {:>9} {:>9} {:>10} {:>10}\n",
+        = fmt::format("{:<30} {:>9} {:>9} {:>10} {:>12} {:>11} {:>9} {:>9} {:>10} {:>10} {:>12}\n",
                       "scenario", "sim s", "wall s", "wall/sim", "events/s", "us/pkt-hop",
-                      "x anchor", "RSS MB", "flow: x RT", "flow: x pkt");
+                      "x anchor", "RSS MB", "flow: x RT", "flow: x pkt", "flow: MB");
     table += TableRow("anchor (plain ns-3 UDP)", report["anchor"]);
     for (const auto& e : report["scenarios"])
     {

@@ -61,39 +61,50 @@ WriteLoadFile(const flumen::Scenario& scenario, const std::string& path, double 
 int
 RunAndWrite(const flumen::Scenario& scenario, const std::string& outDir, bool quiet)
 {
-    // A pcap capture is written while the run goes, beside DIR; it moves in once the run's
-    // outputs are written, and goes if the run fails.
-    const std::filesystem::path pcapStaging
-        = scenario.pcapHosts.empty()
-              ? std::filesystem::path()
-              : std::filesystem::path(outDir + ".pcap.tmp." + flumen::ProcessTag());
+    namespace fs = std::filesystem;
+    // What is written while the run goes (link.csv, flows.csv, pcap captures) goes into a
+    // folder and moves in with the other outputs; it goes if the run fails. The folder is in
+    // DIR when DIR exists (a sweep's point folder, removed whole if the run is killed), else
+    // beside it.
+    fs::path target = fs::path(outDir).lexically_normal();
+    if (target.filename().empty())
+    {
+        target = target.parent_path();
+    }
+    const std::string tmpName = ".staging.tmp." + flumen::ProcessTag();
+    std::error_code exists;
+    const fs::path staging
+        = fs::is_directory(target, exists) ? target / tmpName : fs::path(target.string() + tmpName);
     try
     {
+        fs::create_directories(staging);
         flumen::RunOptions options;
         options.progress = quiet ? nullptr : &std::cerr;
-        if (!pcapStaging.empty())
-        {
-            std::filesystem::create_directories(pcapStaging);
-            options.pcapDir = pcapStaging.string();
-        }
+        options.pcapDir = staging.string();
+        options.streamDir = staging.string();
         flumen::RunOutput out = flumen::RunScenario(scenario, options);
         auto extra = flumen::ExtraOutputFiles(out);
-        flumen::WriteRunOutputs(outDir, out.rows, flumen::ToJson(out.summary), extra);
+        std::vector<std::pair<std::string, std::string>> staged;
+        for (const std::string& name : out.streamed)
+        {
+            staged.emplace_back(name, (staging / name).string());
+        }
         for (uint32_t h : scenario.pcapHosts)
         {
             const std::string name = ns3::StarTopologyHelper::HostName(h) + ".pcap";
-            std::filesystem::rename(pcapStaging / name, std::filesystem::path(outDir) / name);
-            extra.emplace_back(name, "");
+            staged.emplace_back(name, (staging / name).string());
         }
-        if (!pcapStaging.empty())
-        {
-            std::filesystem::remove_all(pcapStaging);
-        }
+        flumen::WriteRunOutputs(outDir, out.rows, flumen::ToJson(out.summary), extra, staged);
+        fs::remove_all(staging);
         if (!quiet)
         {
             std::cout << flumen::FormatHumanSummary(out.summary);
             std::string files = "iterations.csv";
             for (const auto& [name, content] : extra)
+            {
+                files += ", " + name;
+            }
+            for (const auto& [name, path] : staged)
             {
                 files += ", " + name;
             }
@@ -103,10 +114,7 @@ RunAndWrite(const flumen::Scenario& scenario, const std::string& outDir, bool qu
     catch (const std::exception& e)
     {
         std::error_code ec;
-        if (!pcapStaging.empty())
-        {
-            std::filesystem::remove_all(pcapStaging, ec);
-        }
+        fs::remove_all(staging, ec);
         std::cerr << "flumen: run failed: " << e.what() << "\n";
         return 1;
     }

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <memory>
 
@@ -71,8 +72,10 @@ struct FlowPlayer
     FluidNetwork::FlowSpec window; //!< window settings of every flow (kind SHARE: none)
     Time origin;
     Time stop;
-    std::vector<FlowRow> rows;
-    std::map<uint64_t, uint32_t> active; //!< fluid flow id -> row
+    std::deque<FlowRow> rows; //!< from flow `first` on: those not handed over yet
+    uint32_t first = 0;
+    uint32_t started = 0;
+    std::map<uint64_t, uint32_t> active; //!< fluid flow id -> flow id
     double doneBytes = 0;
 
     void Next(const std::shared_ptr<FlowPlayer>& self)
@@ -96,7 +99,7 @@ struct FlowPlayer
     void Start(const std::shared_ptr<FlowPlayer>& self, const FlowArrival& a)
     {
         FlowRow row;
-        row.id = static_cast<uint32_t>(rows.size());
+        row.id = started++;
         row.startS = Simulator::Now().GetSeconds();
         row.sizeBytes = a.sizeBytes;
         row.endS = -1;
@@ -127,8 +130,22 @@ struct FlowPlayer
         auto it = active.find(flow);
         const uint32_t index = it->second;
         active.erase(it);
-        doneBytes += double(rows[index].sizeBytes + FlowGenerator::kHeaderBytes);
-        rows[index].endS = (Simulator::Now() + route.delay).GetSeconds();
+        FlowRow& row = rows[index - first];
+        doneBytes += double(row.sizeBytes + FlowGenerator::kHeaderBytes);
+        row.endS = (Simulator::Now() + route.delay).GetSeconds();
+    }
+
+    std::vector<FlowRow> Take(bool closedOnly)
+    {
+        size_t n = 0;
+        while (n < rows.size() && (!closedOnly || rows[n].endS >= 0))
+        {
+            ++n;
+        }
+        std::vector<FlowRow> taken(rows.begin(), rows.begin() + n);
+        rows.erase(rows.begin(), rows.begin() + n);
+        first += static_cast<uint32_t>(n);
+        return taken;
     }
 
     uint64_t BytesReceived() const
@@ -484,51 +501,29 @@ FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     c.bytesReceived = [player] { return player->BytesReceived(); };
     c.connectionsOpen = [player] { return static_cast<uint64_t>(player->active.size()); };
     c.flowOverheadBytes = FlowGenerator::kHeaderBytes;
-    c.flows = [player] { return player->rows; };
+    c.takeFlows = [player](bool closedOnly) { return player->Take(closedOnly); };
     return c;
 }
 
 void
 FlowNetwork::Observe(const Scenario& s)
 {
-    m_binS = s.linkBinUs * 1e-6;
-    if (m_binS > 0)
+    if (s.linkBinUs > 0)
     {
+        m_bins = std::make_unique<FluidLinkBins>(s.linkBinUs * 1e-6);
         m_net->TraceConnectWithoutContext("RatesChanged",
                                           MakeCallback(&FlowNetwork::AddToBins, this));
     }
     ResetPortCounters();
 }
 
+// The bottleneck's rates were constant over [from, to).
 void
 FlowNetwork::AddToBins(Time from, Time to)
 {
-    AddBottleneckBytes(m_bins, from, to);
-}
-
-// The bottleneck's rates were constant over [from, to): spread its bytes over the bins.
-void
-FlowNetwork::AddBottleneckBytes(std::vector<LinkRow>& bins, Time from, Time to) const
-{
-    const double job = m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::JOB) / 8;
-    const double cross = m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::CROSS) / 8;
-    double t = from.GetSeconds();
-    const double end = to.GetSeconds();
-    while (t < end)
-    {
-        const auto bin = static_cast<size_t>(t / m_binS);
-        while (bins.size() <= bin)
-        {
-            LinkRow row;
-            row.startS = bins.size() * m_binS;
-            row.widthS = m_binS;
-            bins.push_back(row);
-        }
-        const double until = std::min(end, (bin + 1) * m_binS);
-        bins[bin].jobBytes += static_cast<uint64_t>(job * (until - t) + 0.5);
-        bins[bin].crossBytes += static_cast<uint64_t>(cross * (until - t) + 0.5);
-        t = until > t ? until : std::nextafter(t, end);
-    }
+    m_bins->Add(from.GetSeconds(), to.GetSeconds(),
+                m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::JOB) / 8,
+                m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::CROSS) / 8);
 }
 
 void
@@ -574,16 +569,20 @@ FlowNetwork::Ports() const
 }
 
 std::vector<LinkRow>
-FlowNetwork::BottleneckSeries() const
+FlowNetwork::TakeBottleneckSeries(bool closedOnly)
 {
-    if (m_binS <= 0)
+    if (!m_bins)
     {
         return {};
     }
-    // The bins so far, and the stretch from the last rate change to now.
-    std::vector<LinkRow> rows = m_bins;
-    AddBottleneckBytes(rows, m_net->GetRatesSince(), Simulator::Now());
-    return rows;
+    // The stretch since the last rate change, up to the open bin (or to now at the end).
+    const double now = Simulator::Now().GetSeconds();
+    const double until = closedOnly ? m_bins->BinStart(now) : now;
+    if (until > m_bins->AddedUntil())
+    {
+        AddToBins(m_net->GetRatesSince(), Seconds(until));
+    }
+    return m_bins->Take(now, !closedOnly);
 }
 
 } // namespace flumen

@@ -5,10 +5,12 @@
 #ifndef FLUMEN_FLOW_NETWORK_H
 #define FLUMEN_FLOW_NETWORK_H
 
+#include "fluid-link-bins.h"
 #include "network.h"
 
 #include "ns3/fluid-network.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,7 +44,7 @@ class FlowNetwork : public Network
     void ResetPortCounters() override;
     PortSummary Bottleneck() const override;
     std::vector<PortSummary> Ports() const override;
-    std::vector<LinkRow> BottleneckSeries() const override;
+    std::vector<LinkRow> TakeBottleneckSeries(bool closedOnly) override;
     /** Not kept at flow level (docs/flow-engine.md): empty. */
     std::vector<RingHopSeries> RingHops() const override { return {}; }
     /** No packets at flow level (the scenario rules refuse outputs.pcap_hosts with it). */
@@ -64,7 +66,6 @@ class FlowNetwork : public Network
 
     PortSummary Summary(const Port& port) const;
     void AddToBins(ns3::Time from, ns3::Time to);
-    void AddBottleneckBytes(std::vector<LinkRow>& bins, ns3::Time from, ns3::Time to) const;
 
     ns3::Ptr<ns3::FluidNetwork> m_net;
     ns3::NodeContainer m_hosts;
@@ -82,8 +83,7 @@ class FlowNetwork : public Network
     std::vector<Port> m_ports; //!< per host: its NIC's egress, then the ToR's port towards it
     double m_windowStartS = 0;
     std::vector<double> m_windowStartBytes; //!< per link, both classes
-    double m_binS = 0;                      //!< link.csv bin width (0: none)
-    std::vector<LinkRow> m_bins;
+    std::unique_ptr<FluidLinkBins> m_bins;  //!< link.csv (none: not binned)
 };
 
 } // namespace flumen

@@ -63,6 +63,7 @@ class Measurement
     void CloseWindow();
 
     bool WindowIsWholeRun() const { return m_wholeRun; }
+    bool WindowOpen() const { return m_windowOpen; }
     ns3::Time WindowStart() const { return m_windowStart; }
     const std::vector<MeasuredJob>& Jobs() const { return m_jobs; }
     /** Every job finished every iteration. */

@@ -37,8 +37,13 @@ struct CrossTraffic
 {
     /** Bytes its receiver(s) took so far. */
     std::function<uint64_t()> bytesReceived;
-    /** Flow generators: every flow started so far (empty function for iperf). */
-    std::function<std::vector<FlowRow>()> flows;
+    /**
+     * Flow generators (empty function for iperf): hands over the flows started so far, in
+     * order from the first not handed over yet: while the run goes (`closedOnly`) those up to
+     * the first still open, which nothing changes any more (the packet level: none, it keeps
+     * them to the end); at the end every one.
+     */
+    std::function<std::vector<FlowRow>(bool closedOnly)> takeFlows;
     /** Flow generators: connections still open at the receiver(s). */
     std::function<uint64_t()> connectionsOpen;
     /** Bytes a flow carries besides its payload (the generator's header). */
@@ -89,10 +94,15 @@ class Network
     /** The configuration's bottleneck port, then every port, over the window. */
     virtual PortSummary Bottleneck() const = 0;
     virtual std::vector<PortSummary> Ports() const = 0;
-    /** The bottleneck's time series in bins (empty unless enabled), and its PFC pauses. */
-    virtual std::vector<LinkRow> BottleneckSeries() const = 0;
+    /**
+     * The bottleneck's time series in bins (empty unless enabled), each bin handed over once:
+     * while the run goes (`closedOnly`) the bins that time has closed, so that a long run's
+     * series need not be held; at the end every bin left, up to now.
+     */
+    virtual std::vector<LinkRow> TakeBottleneckSeries(bool closedOnly) = 0;
     /** Each ring hop's job bytes in bins (empty unless binned; the packet engine only). */
     virtual std::vector<RingHopSeries> RingHops() const = 0;
+    /** PFC pauses over the window. */
     virtual uint64_t PfcPauses() const = 0;
     /** Random loss on the lossy links over the window (zeros without loss). */
     virtual LossCounts Loss() const = 0;

@@ -4,6 +4,7 @@
 #include "flow-network.h"
 #include "measurement.h"
 #include "network.h"
+#include "streamed-outputs.h"
 #include "summarise.h"
 
 #include "ns3/core-module.h"
@@ -112,6 +113,11 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
     std::optional<CrossTraffic> cross = InstallCrossTraffic(s, *network);
     measurement.WatchCrossTraffic(cross);
     network->Observe(s);
+    std::optional<StreamedOutputs> streamed;
+    if (!options.streamDir.empty())
+    {
+        streamed.emplace(s, *network, cross, measurement, options.streamDir);
+    }
     if (!s.pcapHosts.empty())
     {
         if (options.pcapDir.empty())
@@ -152,8 +158,19 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
         FailUnfinished(s, measurement);
     }
     measurement.CloseWindow();
-    FinishedRun finished{ s, *network, measurement, cross, fixed, Simulator::Now().GetSeconds() };
+    if (streamed)
+    {
+        streamed->Finish();
+    }
+    FinishedRun finished{ s,
+                          *network,
+                          measurement,
+                          cross,
+                          fixed,
+                          Simulator::Now().GetSeconds(),
+                          streamed ? streamed->Flows() : nullptr };
     RunOutput out = Summarise(finished);
+    out.streamed = streamed ? streamed->Files() : std::vector<std::string>{};
     out.summary.wallTimeS
         = std::chrono::duration<double>(Measurement::Clock::now() - wallStart).count();
     out.summary.wallPerSimulatedS
@@ -210,7 +227,10 @@ std::vector<std::pair<std::string, std::string>>
 ExtraOutputFiles(const RunOutput& out)
 {
     std::vector<std::pair<std::string, std::string>> files;
-    if (!out.flows.empty() || IsFlowTraffic(out.summary.crossTraffic.type))
+    auto streamed = [&](const std::string& name)
+    { return std::find(out.streamed.begin(), out.streamed.end(), name) != out.streamed.end(); };
+    if ((!out.flows.empty() || IsFlowTraffic(out.summary.crossTraffic.type))
+        && !streamed("flows.csv"))
     {
         files.emplace_back("flows.csv", FormatFlowsCsv(out.flows));
     }

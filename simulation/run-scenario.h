@@ -48,12 +48,19 @@ struct RunOptions
     double fixedDurationS = 0;
     /** Where the pcap files of outputs.pcap_hosts go (the caller moves them into place). */
     std::string pcapDir;
+    /**
+     * A folder where link.csv and flows.csv are written while the run goes, so that memory
+     * stays flat however long the run (RunOutput::link and flows stay empty; the caller moves
+     * the files into place); empty: they are kept in RunOutput.
+     */
+    std::string streamDir;
 };
 
 struct RunOutput
 {
     std::vector<FlowRow> flows;          //!< websearch, burst, replay: every flow started
     std::vector<LinkRow> link;           //!< the bottleneck's time series (empty if disabled)
+    std::vector<std::string> streamed;   //!< the files written into RunOptions::streamDir
     std::vector<RingHopSeries> ringHops; //!< each ring hop in bins (empty if not kept)
     std::vector<IterationRow> rows;      //!< sorted by iteration, then worker
     RunSummary summary;

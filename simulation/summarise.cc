@@ -250,33 +250,29 @@ Cross(const FinishedRun& run, double window, std::vector<FlowRow>& flows)
     {
         c.achievedGbps = run.measurement.CrossBytesInWindow() * 8.0 / window / 1e9;
     }
-    if (!run.cross || !run.cross->flows)
+    if (!run.cross || !run.cross->takeFlows)
     {
         return c;
     }
-    flows = run.cross->flows();
-    const double windowStart = run.measurement.WindowStart().GetSeconds();
-    double scheduledBytes = 0;
-    std::vector<double> fcts;
-    FlowsSummary f;
-    f.started = flows.size();
-    for (const auto& r : flows)
+    FlowTally atTheEnd;
+    const FlowTally* tally = run.streamedFlows;
+    if (!tally)
     {
-        if (r.startS >= windowStart)
-        {
-            scheduledBytes += r.sizeBytes + run.cross->flowOverheadBytes;
-        }
-        f.failed += r.failed ? 1 : 0;
-        if (r.endS >= 0 && !r.failed)
-        {
-            ++f.completed;
-            fcts.push_back(r.endS - r.startS);
-        }
+        flows = run.cross->takeFlows(false);
+        atTheEnd.Add(flows, run.cross->flowOverheadBytes,
+                     run.measurement.WindowStart().GetSeconds());
+        tally = &atTheEnd;
     }
+    FlowsSummary f;
+    f.started = tally->started;
+    f.failed = tally->failed;
+    f.completed = tally->fctS.size();
     f.openAtEnd = run.cross->connectionsOpen();
-    f.fctS = Summarize(fcts);
+    f.fctS = Summarize(tally->fctS);
     // Bytes (with the generator's headers) of the flows that started in the window: what the
     // generator really offered, which for heavy-tailed sizes differs from the request.
+    const double scheduledBytes
+        = run.measurement.WindowIsWholeRun() ? tally->bytes : tally->bytesInWindow;
     c.scheduledGbps = window > 0 ? scheduledBytes * 8.0 / window / 1e9 : 0.0;
     c.flows = f;
     return c;
@@ -345,7 +341,7 @@ Summarise(const FinishedRun& run)
         const LossCounts loss = run.network.Loss();
         sm.loss = LossSummary{ s.lossPercent, s.lossHostsText, loss.arrived, loss.lost };
     }
-    out.link = run.network.BottleneckSeries();
+    out.link = run.network.TakeBottleneckSeries(false);
     out.ringHops = run.network.RingHops();
     sm.ringHops = RingHopSummaries(out.ringHops, m.WindowStart().GetSeconds(), run.simulatedS);
     sm.bottleneck = run.network.Bottleneck();

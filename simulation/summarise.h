@@ -3,6 +3,7 @@
 #ifndef FLUMEN_SUMMARISE_H
 #define FLUMEN_SUMMARISE_H
 
+#include "flow-tally.h"
 #include "measurement.h"
 #include "run-scenario.h"
 
@@ -15,11 +16,13 @@ namespace flumen
 struct FinishedRun
 {
     const Scenario& scenario;
-    const Network& network;
+    Network& network; //!< non-const: its time series is handed over (TakeBottleneckSeries)
     const Measurement& measurement;
     const std::optional<CrossTraffic>& cross;
     bool fixedDuration = false; //!< RunOptions::fixedDurationS was set
     double simulatedS = 0;
+    /** The flows handed over while the run went (StreamedOutputs); nullptr: none were. */
+    const FlowTally* streamedFlows = nullptr;
 };
 
 RunOutput Summarise(const FinishedRun& run);

@@ -59,30 +59,44 @@ WriteFileAtomically(const std::string& path, const std::string& content)
 namespace
 {
 
-// Writes every file of the set beside its target, then renames them into place, the last one
-// (the marker) last, after removing the old marker.
+// Writes every file of the set beside its target (a staged one is moved there), then renames
+// them into place, the last one (the marker) last, after removing the old marker.
 void
 ReplaceFilesInFolder(const std::string& dir,
-                     const std::vector<std::pair<std::string, std::string>>& files)
+                     const std::vector<std::pair<std::string, std::string>>& files,
+                     const std::vector<std::pair<std::string, std::string>>& staged)
 {
+    std::vector<std::string> names;
     std::vector<std::string> temporaries;
     try
     {
+        for (const auto& [name, from] : staged)
+        {
+            const std::string path = dir + "/" + name;
+            names.push_back(name);
+            temporaries.push_back(fmt::format("{}.tmp.{}", path, ProcessTag()));
+            if (std::rename(from.c_str(), temporaries.back().c_str()) != 0)
+            {
+                throw std::runtime_error(
+                    fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+            }
+        }
         for (const auto& [name, content] : files)
         {
             const std::string path = dir + "/" + name;
+            names.push_back(name);
             temporaries.push_back(fmt::format("{}.tmp.{}", path, ProcessTag()));
             WriteTemporary(temporaries.back(), path, content);
         }
-        const std::string marker = dir + "/" + files.back().first;
+        const std::string marker = dir + "/" + names.back();
         if (std::remove(marker.c_str()) != 0 && errno != ENOENT)
         {
             throw std::runtime_error(
                 fmt::format("{}: cannot replace: {}", marker, std::strerror(errno)));
         }
-        for (size_t i = 0; i < files.size(); ++i)
+        for (size_t i = 0; i < names.size(); ++i)
         {
-            const std::string path = dir + "/" + files[i].first;
+            const std::string path = dir + "/" + names[i];
             if (std::rename(temporaries[i].c_str(), path.c_str()) != 0)
             {
                 throw std::runtime_error(
@@ -104,13 +118,14 @@ ReplaceFilesInFolder(const std::string& dir,
 
 void
 WriteFileSetAtomically(const std::string& dir,
-                       const std::vector<std::pair<std::string, std::string>>& files)
+                       const std::vector<std::pair<std::string, std::string>>& files,
+                       const std::vector<std::pair<std::string, std::string>>& staged)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (fs::exists(dir, ec))
     {
-        ReplaceFilesInFolder(dir, files);
+        ReplaceFilesInFolder(dir, files, staged);
         return;
     }
     // A new folder is filled under a temporary name beside it and renamed whole: a kill at
@@ -133,7 +148,7 @@ WriteFileSetAtomically(const std::string& dir,
     }
     try
     {
-        ReplaceFilesInFolder(tmp, files);
+        ReplaceFilesInFolder(tmp, files, staged);
         if (std::rename(tmp.c_str(), target.c_str()) != 0)
         {
             throw std::runtime_error(

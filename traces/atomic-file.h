@@ -22,9 +22,12 @@ void WriteFileAtomically(const std::string& path, const std::string& content);
  * did not exist is filled under a temporary name beside it and renamed into place whole, so
  * that it is either complete or absent. Throws std::runtime_error naming the path; the
  * temporary files are removed (a kill -9 may leave them, named "<name>.tmp.<tag>").
+ * `staged` files (name, path) were written in full elsewhere on the same file system (a long
+ * run's series, written as it went): they are moved in with the set, before the marker.
  */
 void WriteFileSetAtomically(const std::string& dir,
-                            const std::vector<std::pair<std::string, std::string>>& files);
+                            const std::vector<std::pair<std::string, std::string>>& files,
+                            const std::vector<std::pair<std::string, std::string>>& staged = {});
 
 /**
  * Removes the temporaries ("<name>.tmp.<tag>", files or folders) directly in `dir`: those of

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -111,14 +112,27 @@ std::string
 FormatFlowsCsv(const std::vector<FlowRow>& rows)
 {
     std::string out = "flow_id,start_s,size_bytes,end_s,fct_s,completed\n";
+    AppendFlowsCsvRows(out, rows);
+    return out;
+}
+
+void
+AppendFlowsCsvRows(std::string& out, const std::vector<FlowRow>& rows)
+{
     for (const auto& r : rows)
     {
         bool done = r.endS >= 0 && !r.failed;
-        out += done ? fmt::format("{},{:.9f},{},{:.9f},{:.9f},1\n", r.id, r.startS, r.sizeBytes,
-                                  r.endS, r.endS - r.startS)
-                    : fmt::format("{},{:.9f},{},,,0\n", r.id, r.startS, r.sizeBytes);
+        if (done)
+        {
+            fmt::format_to(std::back_inserter(out), "{},{:.9f},{},{:.9f},{:.9f},1\n", r.id,
+                           r.startS, r.sizeBytes, r.endS, r.endS - r.startS);
+        }
+        else
+        {
+            fmt::format_to(std::back_inserter(out), "{},{:.9f},{},,,0\n", r.id, r.startS,
+                           r.sizeBytes);
+        }
     }
-    return out;
 }
 
 std::string
@@ -126,14 +140,21 @@ FormatLinkCsv(const std::vector<LinkRow>& rows)
 {
     std::string out = "time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,"
                       "queue_max_bytes,drops,ecn_marks\n";
+    AppendLinkCsvRows(out, rows);
+    return out;
+}
+
+void
+AppendLinkCsvRows(std::string& out, const std::vector<LinkRow>& rows)
+{
     for (const auto& r : rows)
     {
         double toGbps = r.widthS > 0 ? 8.0 / r.widthS / 1e9 : 0.0;
-        out += fmt::format("{:.6f},{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n", r.startS, r.jobBytes,
-                           r.crossBytes, r.jobBytes * toGbps, r.crossBytes * toGbps,
-                           r.queueMeanBytes, r.queueMaxBytes, r.drops, r.ecnMarks);
+        fmt::format_to(std::back_inserter(out), "{:.6f},{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n",
+                       r.startS, r.jobBytes, r.crossBytes, r.jobBytes * toGbps,
+                       r.crossBytes * toGbps, r.queueMeanBytes, r.queueMaxBytes, r.drops,
+                       r.ecnMarks);
     }
-    return out;
 }
 
 std::string
@@ -164,14 +185,15 @@ FormatRingCsv(const std::vector<RingHopSeries>& hops)
 void
 WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
                 const nlohmann::json& summary,
-                const std::vector<std::pair<std::string, std::string>>& extraFiles)
+                const std::vector<std::pair<std::string, std::string>>& extraFiles,
+                const std::vector<std::pair<std::string, std::string>>& stagedFiles)
 {
     // summary.json last: it marks a complete run (what sweep and validate look for).
     std::vector<std::pair<std::string, std::string>> files;
     files.emplace_back("iterations.csv", FormatIterationsCsv(rows));
     files.insert(files.end(), extraFiles.begin(), extraFiles.end());
     files.emplace_back("summary.json", summary.dump(2) + "\n");
-    WriteFileSetAtomically(dir, files);
+    WriteFileSetAtomically(dir, files, stagedFiles);
 }
 
 } // namespace flumen

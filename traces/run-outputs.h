@@ -75,22 +75,28 @@ struct RingHopSeries
 
 /** Header: flow_id,start_s,size_bytes,end_s,fct_s,completed (end_s and fct_s empty if not). */
 std::string FormatFlowsCsv(const std::vector<FlowRow>& rows);
+/** The rows of FormatFlowsCsv without its header, appended to `out`. */
+void AppendFlowsCsvRows(std::string& out, const std::vector<FlowRow>& rows);
 /**
  * Header: time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,queue_max_bytes,
  * drops,ecn_marks (time_s = start of the bin).
  */
 std::string FormatLinkCsv(const std::vector<LinkRow>& rows);
+/** The rows of FormatLinkCsv without its header, appended to `out`. */
+void AppendLinkCsvRows(std::string& out, const std::vector<LinkRow>& rows);
 /** Header: time_s, then one <from>_to_<to>_gbps column per hop (bins of the first hop). */
 std::string FormatRingCsv(const std::vector<RingHopSeries>& hops);
 
 /**
- * Writes iterations.csv, each extra file (name, content) and summary.json into `dir` as one
- * set (WriteFileSetAtomically): a failure leaves the folder as it was, a folder it created
+ * Writes iterations.csv, each extra file (name, content), each staged file (name, path of a
+ * file written during the run) and summary.json into `dir` as one set
+ * (WriteFileSetAtomically): a failure leaves the folder as it was, a folder it created
  * removed again.
  */
 void WriteRunOutputs(const std::string& dir, const std::vector<IterationRow>& rows,
                      const nlohmann::json& summary,
-                     const std::vector<std::pair<std::string, std::string>>& extraFiles = {});
+                     const std::vector<std::pair<std::string, std::string>>& extraFiles = {},
+                     const std::vector<std::pair<std::string, std::string>>& stagedFiles = {});
 
 } // namespace flumen
 

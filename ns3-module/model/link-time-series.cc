@@ -46,12 +46,14 @@ LinkTimeSeries::Attach(Ptr<QueueDisc> disc, Ptr<NetDevice> device)
 LinkTimeSeries::Bin&
 LinkTimeSeries::BinAt(Time t)
 {
-    size_t i = static_cast<size_t>(t.GetTimeStep() / m_binWidth.GetTimeStep());
-    if (i >= m_bins.size())
+    const auto i = static_cast<uint64_t>(t.GetTimeStep() / m_binWidth.GetTimeStep());
+    NS_ASSERT_MSG(i >= m_first, "LinkTimeSeries: bin " << i << " was already taken");
+    const size_t at = i - m_first;
+    if (at >= m_bins.size())
     {
-        m_bins.resize(i + 1);
+        m_bins.resize(at + 1);
     }
-    return m_bins[i];
+    return m_bins[at];
 }
 
 void
@@ -73,11 +75,33 @@ LinkTimeSeries::Integrate(Time now)
     m_lastChange = now;
 }
 
-const std::vector<LinkTimeSeries::Bin>&
+std::vector<LinkTimeSeries::Bin>
 LinkTimeSeries::GetBins()
 {
     Integrate(Simulator::Now());
-    return m_bins;
+    return { m_bins.begin(), m_bins.end() };
+}
+
+std::vector<LinkTimeSeries::Bin>
+LinkTimeSeries::TakeBins(bool closedOnly)
+{
+    const Time now = Simulator::Now();
+    const int64_t w = m_binWidth.GetTimeStep();
+    const auto open = static_cast<uint64_t>(now.GetTimeStep() / w);
+    const Time until = closedOnly ? TimeStep(static_cast<int64_t>(open) * w) : now;
+    if (m_lastChange < until)
+    {
+        Integrate(until);
+    }
+    size_t n = m_bins.size();
+    if (closedOnly)
+    {
+        n = open > m_first ? std::min<size_t>(open - m_first, n) : 0;
+    }
+    std::vector<Bin> taken(m_bins.begin(), m_bins.begin() + n);
+    m_bins.erase(m_bins.begin(), m_bins.begin() + n);
+    m_first += n;
+    return taken;
 }
 
 void

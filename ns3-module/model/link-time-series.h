@@ -2,7 +2,9 @@
  * A time series of one egress port in fixed bins (default 100 us): bytes of the training
  * job's traffic and of everything else (cross traffic) put on the link, the time-averaged
  * and maximum queue, drops and ECN marks. Packets are told apart by their transport ports:
- * a packet to or from one of the job's ports is job traffic (data and ACKs alike).
+ * a packet to or from one of the job's ports is job traffic (data and ACKs alike). The bins
+ * that time has closed can be taken while the run goes, so that a long run's series is
+ * written as it grows instead of held (TakeBins).
  */
 #ifndef FLUMEN_LINK_TIME_SERIES_H
 #define FLUMEN_LINK_TIME_SERIES_H
@@ -12,6 +14,7 @@
 #include "ns3/object.h"
 #include "ns3/queue-disc.h"
 
+#include <deque>
 #include <set>
 #include <vector>
 
@@ -38,8 +41,20 @@ class LinkTimeSeries : public Object
     void SetJobPorts(const std::set<uint16_t>& ports) { m_jobPorts = ports; }
     /** Starts recording `disc` and the point-to-point device it feeds; bins start at 0. */
     void Attach(Ptr<QueueDisc> disc, Ptr<NetDevice> device);
-    /** The bins up to now (the queue integral of the last bin is brought up to date). */
-    const std::vector<Bin>& GetBins();
+    /**
+     * The bins not taken yet, up to now (the queue integral of the last bin is brought up to
+     * date); the first is bin GetFirstBin().
+     */
+    std::vector<Bin> GetBins();
+    /** The index of the first bin GetBins() returns (bins taken before it are forgotten). */
+    uint64_t GetFirstBin() const { return m_first; }
+    /**
+     * Hands over bins from GetFirstBin() on and forgets them: while the run goes
+     * (`closedOnly`) those that end at or before now, which nothing can change any more; once
+     * it has stopped, every bin up to now. The queue integral is split at a bin's end, where
+     * it is split anyway, so that the figures are those of one GetBins() at the end.
+     */
+    std::vector<Bin> TakeBins(bool closedOnly);
     Time GetBinWidth() const { return m_binWidth; }
 
   protected:
@@ -56,7 +71,8 @@ class LinkTimeSeries : public Object
     Time m_binWidth;
     std::set<uint16_t> m_jobPorts;
     Ptr<QueueDisc> m_disc;
-    std::vector<Bin> m_bins;
+    std::deque<Bin> m_bins; //!< from bin m_first on
+    uint64_t m_first = 0;
     Time m_lastChange;
     uint32_t m_queueBytes = 0;
 };

@@ -190,3 +190,52 @@ TEST(LinkTimeSeries, DropsAndMarksLandInTheirBins)
     EXPECT_EQ(marks, std::vector<uint32_t>({ 2, 0, 0, 0, 0, 0 }));
     Simulator::Destroy();
 }
+
+// The bins taken while the run goes (at 700 us, twice at 1500 us, at 2000 us: a bin
+// boundary) and those left at the end are the series one GetBins() at the end gives, to the
+// bit: the queue integral is split only where bins split it anyway.
+TEST(LinkTimeSeries, BinsTakenWhileRunningAreTheWholeSeries)
+{
+    auto run = [](const std::vector<int64_t>& takeAtUs, uint64_t& firstLeft)
+    {
+        Port port(Fifo());
+        Ptr<LinkTimeSeries> s
+            = CreateObjectWithAttributes<LinkTimeSeries>("BinWidth", TimeValue(MicroSeconds(500)));
+        s->Attach(port.disc, port.devices.Get(0));
+        Simulator::Schedule(MicroSeconds(50), [&] { port.Burst(4, Ipv4Header::ECN_NotECT); });
+        Simulator::Schedule(MicroSeconds(1730), [&] { port.Burst(3, Ipv4Header::ECN_NotECT); });
+        std::vector<LinkTimeSeries::Bin> bins;
+        for (int64_t at : takeAtUs)
+        {
+            Simulator::Schedule(MicroSeconds(at),
+                                [&]
+                                {
+                                    EXPECT_EQ(s->GetFirstBin(), bins.size());
+                                    auto taken = s->TakeBins(true);
+                                    bins.insert(bins.end(), taken.begin(), taken.end());
+                                });
+        }
+        Simulator::Stop(MicroSeconds(4200));
+        Simulator::Run();
+        firstLeft = s->GetFirstBin();
+        auto rest = takeAtUs.empty() ? s->GetBins() : s->TakeBins(false);
+        bins.insert(bins.end(), rest.begin(), rest.end());
+        Simulator::Destroy();
+        return bins;
+    };
+    uint64_t firstWhole = 99;
+    uint64_t firstTaken = 0;
+    const auto whole = run({}, firstWhole);
+    const auto taken = run({ 700, 1500, 1500, 2000 }, firstTaken);
+    EXPECT_EQ(firstWhole, 0u);
+    EXPECT_EQ(firstTaken, 4u) << "bins 0-3 end by 2000 us";
+    ASSERT_EQ(whole.size(), 9u) << "bins up to 4200 us";
+    ASSERT_EQ(taken.size(), whole.size());
+    for (size_t i = 0; i < whole.size(); ++i)
+    {
+        EXPECT_EQ(taken[i].queueByteSeconds, whole[i].queueByteSeconds) << "bin " << i;
+        EXPECT_EQ(taken[i].maxQueueBytes, whole[i].maxQueueBytes) << "bin " << i;
+        EXPECT_EQ(taken[i].crossBytes, whole[i].crossBytes) << "bin " << i;
+    }
+    EXPECT_GT(whole[3].queueByteSeconds, 0) << "the second burst queues in bin 3";
+}
