@@ -49,7 +49,9 @@ template <typename Value>
 Value
 AttributeNow(const std::string& attribute)
 {
-    return *DynamicCast<const Value>(AttributeInfo(attribute).initialValue);
+    Ptr<const Value> value = DynamicCast<const Value>(AttributeInfo(attribute).initialValue);
+    NS_ABORT_MSG_IF(!value, "FlowNetwork: " << attribute << " is not of the type read here");
+    return *value;
 }
 
 uint32_t
