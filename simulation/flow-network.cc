@@ -525,7 +525,8 @@ FlowNetwork::AddToBins(Time from, Time to)
 {
     m_bins->Add(from.GetSeconds(), to.GetSeconds(),
                 m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::JOB) / 8,
-                m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::CROSS) / 8);
+                m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::CROSS) / 8,
+                m_net->GetQueueBytes(m_bottleneck.link));
 }
 
 void
@@ -533,11 +534,14 @@ FlowNetwork::ResetPortCounters()
 {
     m_windowStartS = Simulator::Now().GetSeconds();
     m_windowStartBytes.clear();
+    m_windowStartQueue.clear();
     for (uint32_t l = 0; l < m_net->GetLinkCount(); ++l)
     {
         m_windowStartBytes.push_back(m_net->GetLinkBytes(l, FluidNetwork::JOB)
                                      + m_net->GetLinkBytes(l, FluidNetwork::CROSS));
+        m_windowStartQueue.push_back(m_net->GetQueueByteSeconds(l));
     }
+    m_net->ResetMaxQueues();
 }
 
 PortSummary
@@ -550,7 +554,11 @@ FlowNetwork::Summary(const Port& port) const
                          + m_net->GetLinkBytes(port.link, FluidNetwork::CROSS)
                          - m_windowStartBytes.at(port.link);
     p.utilization = window > 0 ? bytes * 8 / (m_net->GetLinkCapacity(port.link) * window) : 0;
-    return p; // no queue in the fluid model: no drops, marks or occupancy
+    // Standing queues only (flow_queues): no drops or marks in the fluid model.
+    const double queue = m_net->GetQueueByteSeconds(port.link) - m_windowStartQueue.at(port.link);
+    p.meanQueueBytes = window > 0 ? queue / window : 0;
+    p.maxQueueBytes = static_cast<uint64_t>(m_net->GetMaxQueueBytes(port.link) + 0.5);
+    return p;
 }
 
 PortSummary

@@ -7,7 +7,8 @@ namespace flumen
 {
 
 void
-FluidLinkBins::Add(double from, double to, double jobBytesPerS, double crossBytesPerS)
+FluidLinkBins::Add(double from, double to, double jobBytesPerS, double crossBytesPerS,
+                   double queueBytes)
 {
     double t = std::max(from, m_addedUntil);
     m_addedUntil = std::max(m_addedUntil, to);
@@ -29,6 +30,12 @@ FluidLinkBins::Add(double from, double to, double jobBytesPerS, double crossByte
             LinkRow& row = m_bins[bin - m_first];
             row.jobBytes += static_cast<uint64_t>(jobBytesPerS * (until - t) + 0.5);
             row.crossBytes += static_cast<uint64_t>(crossBytesPerS * (until - t) + 0.5);
+            row.queueMeanBytes += queueBytes * (until - t);
+            if (queueBytes > 0)
+            {
+                row.queueMaxBytes
+                    = std::max(row.queueMaxBytes, static_cast<uint32_t>(queueBytes + 0.5));
+            }
         }
         t = until > t ? until : std::nextafter(t, to);
     }
@@ -52,6 +59,10 @@ FluidLinkBins::Take(double t, bool all)
     std::vector<LinkRow> rows(m_bins.begin(), m_bins.begin() + n);
     m_bins.erase(m_bins.begin(), m_bins.begin() + n);
     m_first += n;
+    for (LinkRow& row : rows)
+    {
+        row.queueMeanBytes /= m_binS; // byte-seconds over the bin's width
+    }
     return rows;
 }
 

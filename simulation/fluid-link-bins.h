@@ -1,6 +1,6 @@
-// The flow engine's link.csv: a link's bytes per class spread over fixed bins from its rates,
-// which are constant between two rate changes. The bins that time has closed are handed over
-// and forgotten, so that a long run's series need not be held.
+// The flow engine's link.csv: a link's bytes per class (and its standing queue) spread over
+// fixed bins from its rates, which are constant between two rate changes. The bins that time has
+// closed are handed over and forgotten, so that a long run's series need not be held.
 #ifndef FLUMEN_FLUID_LINK_BINS_H
 #define FLUMEN_FLUID_LINK_BINS_H
 
@@ -19,10 +19,11 @@ class FluidLinkBins
     explicit FluidLinkBins(double binS) : m_binS(binS) {}
 
     /**
-     * The link carried these rates (bytes per second) over [from, to). What was added
-     * already (before AddedUntil()) is not added again.
+     * The link carried these rates (bytes per second) over [from, to), with this queue
+     * (bytes). What was added already (before AddedUntil()) is not added again.
      */
-    void Add(double from, double to, double jobBytesPerS, double crossBytesPerS);
+    void Add(double from, double to, double jobBytesPerS, double crossBytesPerS,
+             double queueBytes = 0);
     /** The end of what was added so far. */
     double AddedUntil() const { return m_addedUntil; }
     /** The start of the bin that `t` falls in (the bins before it end by `t`). */
@@ -33,7 +34,7 @@ class FluidLinkBins
   private:
     double m_binS;
     double m_addedUntil = 0;
-    std::deque<LinkRow> m_bins; //!< from bin m_first on
+    std::deque<LinkRow> m_bins; //!< from bin m_first on (queueMeanBytes: byte-seconds so far)
     uint64_t m_first = 0;
 };
 

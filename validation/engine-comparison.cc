@@ -134,8 +134,10 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     double slowest = std::numeric_limits<double>::infinity();
     std::string csv = "run,packet_run,status,packet_mean_s,flow_mean_s,mean_diff_pct,"
                       "packet_p99_s,flow_p99_s,p99_diff_pct,packet_cross_gbps,flow_cross_gbps,"
-                      "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,packet_wall_s,flow_wall_s,"
-                      "flow_simulated_s,speedup\n";
+                      "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,packet_queue_mean_bytes,"
+                      "flow_queue_mean_bytes,packet_wall_s,flow_wall_s,flow_simulated_s,"
+                      "speedup\n";
+    std::vector<double> queueRatios; // the bottleneck's mean queue, flow over packet
     std::vector<std::pair<double, std::string>> worst;
     for (const auto& p : pairs)
     {
@@ -169,17 +171,24 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                                                          Num(a.iterationTimeS.mean, 4),
                                                          Num(b.iterationTimeS.mean, 4), dm,
                                                          cross ? fmt::format("{:+.1f}", dc) : ""));
+            const double packetQueue = a.bottleneck.meanQueueBytes;
+            const double flowQueue = b.bottleneck.meanQueueBytes;
+            if (packetQueue > 0 && flowQueue > 0)
+            {
+                queueRatios.push_back(flowQueue / packetQueue);
+            }
             row += fmt::format(
-                ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", Num(a.iterationTimeS.mean, 6),
-                Num(b.iterationTimeS.mean, 6), Num(dm, 2), Num(a.iterationTimeS.p99, 6),
-                Num(b.iterationTimeS.p99, 6), Num(dp, 2), Num(a.crossTraffic.achievedGbps, 3),
-                Num(b.crossTraffic.achievedGbps, 3), Num(dc, 2), Num(MedianFct(a), 6),
-                Num(MedianFct(b), 6), Num(a.wallTimeS, 3), Num(b.wallTimeS, 4),
+                ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                Num(a.iterationTimeS.mean, 6), Num(b.iterationTimeS.mean, 6), Num(dm, 2),
+                Num(a.iterationTimeS.p99, 6), Num(b.iterationTimeS.p99, 6), Num(dp, 2),
+                Num(a.crossTraffic.achievedGbps, 3), Num(b.crossTraffic.achievedGbps, 3),
+                Num(dc, 2), Num(MedianFct(a), 6), Num(MedianFct(b), 6), Num(packetQueue, 0),
+                Num(flowQueue, 0), Num(a.wallTimeS, 3), Num(b.wallTimeS, 4),
                 Num(b.simulatedTimeS, 4), Num(speedup, 0));
         }
         else
         {
-            row += ",,,,,,,,,,,,,,,";
+            row += ",,,,,,,,,,,,,,,,,";
         }
         csv += row + "\n";
     }
@@ -215,6 +224,16 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                                   "achieved cross traffic: median {:.1f} % (target 3 %: {})",
                                   c.medianAbsP99DiffPct, met(c.medianAbsP99DiffPct, 10),
                                   c.medianAbsCrossDiffPct, met(c.medianAbsCrossDiffPct, 3)));
+    if (!queueRatios.empty())
+    {
+        // Standing queues (simulation.flow_queues): the flow engine's against the packet
+        // level's, where both held one at the bottleneck.
+        c.lines.push_back(fmt::format("  bottleneck's mean queue, flow / packet: median {:.2f} "
+                                      "(10th-90th percentile {:.2f}-{:.2f}) over {} runs with "
+                                      "a queue in both",
+                                      Quantile(queueRatios, 50), Quantile(queueRatios, 10),
+                                      Quantile(queueRatios, 90), queueRatios.size()));
+    }
     c.lines.push_back(fmt::format("  speed: the flow engine ran a median {:.0f}x faster than the "
                                   "packet level; its slowest run {:.0f}x faster than real time",
                                   c.medianSpeedup, c.slowestFlowRealTimeFactor));

@@ -101,7 +101,9 @@ FluidNetwork::SolveQueues()
         }
         for (const auto& [l, p] : ports)
         {
-            m_links[l].queueBits = FifoQueueBits(m_links[l].bps, p.paced, p.windows, p.backlog);
+            Link& link = m_links[l];
+            link.queueBits = FifoQueueBits(link.bps, p.paced, p.windows, p.backlog);
+            link.maxQueueBits = std::max(link.maxQueueBits, link.queueBits);
         }
     }
 }

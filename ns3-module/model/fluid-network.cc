@@ -181,6 +181,22 @@ FluidNetwork::GetLinkBytes(uint32_t link, Class cls)
 }
 
 double
+FluidNetwork::GetQueueByteSeconds(uint32_t link)
+{
+    Advance();
+    return m_links.at(link).queueBitSeconds / 8;
+}
+
+void
+FluidNetwork::ResetMaxQueues()
+{
+    for (auto& l : m_links)
+    {
+        l.maxQueueBits = l.queueBits;
+    }
+}
+
+double
 FluidNetwork::GetLinkRate(uint32_t link, Class cls) const
 {
     return m_links.at(link).rate[cls];
@@ -217,6 +233,7 @@ FluidNetwork::Advance()
     {
         l.bytes[JOB] += l.rate[JOB] * dt / 8;
         l.bytes[CROSS] += l.rate[CROSS] * dt / 8;
+        l.queueBitSeconds += l.queueBits * dt;
     }
     m_lastAdvance = now;
 }

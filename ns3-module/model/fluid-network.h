@@ -123,6 +123,12 @@ class FluidNetwork : public Object
     double GetFlowWindow(uint64_t id) const;
     /** A queued link's current queue, bytes (0 for other links). */
     double GetQueueBytes(uint32_t link) const;
+    /** A link's queue integrated over time so far (byte-seconds), up to now. */
+    double GetQueueByteSeconds(uint32_t link);
+    /** A link's largest queue (bytes) since ResetMaxQueues(). */
+    double GetMaxQueueBytes(uint32_t link) const { return m_links.at(link).maxQueueBits / 8; }
+    /** Every link's largest queue starts again from its queue now. */
+    void ResetMaxQueues();
     /** The queueing delay along a path now (seconds). */
     double GetQueueDelay(const std::vector<uint32_t>& path) const;
     /** How many times the rates were recomputed (the engine's unit of work). */
@@ -145,7 +151,9 @@ class FluidNetwork : public Object
         double rate[2] = { 0, 0 };  //!< current, bits per second, per class
         bool fifo = false;
         bool queued = false;
-        double queueBits = 0; //!< queued links: the standing queue
+        double queueBits = 0;       //!< queued links: the standing queue
+        double queueBitSeconds = 0; //!< the queue integrated over time
+        double maxQueueBits = 0;    //!< since ResetMaxQueues()
     };
 
     struct Flow

@@ -236,3 +236,36 @@ TEST_F(QueuedPort, SlowStartGrowsByWhatIsDeliveredUntilHyStartSeesTheQueue)
     EXPECT_LT(net->GetFlowWindow(hystart), 0.5 * net->GetFlowWindow(plain));
     Simulator::Stop();
 }
+
+TEST_F(QueuedPort, TheQueueIsIntegratedOverTimeAndItsLargestKept)
+{
+    // A growing backlog beside a window flow: the queue's integral is the sum of its level
+    // over the steps between recomputations, its largest the level last reached; a reset
+    // starts the largest again from the level now.
+    net->StartFlow(Window(FluidNetwork::kUnbounded, 1e6, 1e6));
+    const uint64_t u = net->StartFlow(Unresponsive(FluidNetwork::kUnbounded));
+    double integral = 0;
+    double level = net->GetQueueBytes(port);
+    Time last = Simulator::Now();
+    double largest = level;
+    while (Simulator::Now() < MilliSeconds(8))
+    {
+        // Step event by event: the level holds from one recomputation to the next.
+        Simulator::Stop(MicroSeconds(5));
+        Simulator::Run();
+        net->Advance();
+        integral += level * (Simulator::Now() - last).GetSeconds();
+        last = Simulator::Now();
+        level = net->GetQueueBytes(port);
+        largest = std::max(largest, level);
+    }
+    EXPECT_GT(integral, 0);
+    EXPECT_NEAR(net->GetQueueByteSeconds(port), integral, 0.02 * integral);
+    EXPECT_DOUBLE_EQ(net->GetMaxQueueBytes(port), largest);
+    EXPECT_EQ(net->GetQueueByteSeconds(nic), 0) << "no queue at a NIC";
+    net->StopFlow(u); // the backlog goes: so does the queue
+    net->ResetMaxQueues();
+    EXPECT_EQ(net->GetMaxQueueBytes(port), net->GetQueueBytes(port));
+    EXPECT_LT(net->GetMaxQueueBytes(port), largest);
+    Simulator::Stop();
+}
