@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -99,12 +100,17 @@ RunAndWrite(const flumen::Scenario& scenario, const std::string& outDir, bool qu
         if (!quiet)
         {
             std::cout << flumen::FormatHumanSummary(out.summary);
-            std::string files = "iterations.csv";
-            for (const auto& [name, content] : extra)
+            std::vector<std::string> names;
+            for (const auto& files : { extra, staged })
             {
-                files += ", " + name;
+                for (const auto& [name, content] : files)
+                {
+                    names.push_back(name);
+                }
             }
-            for (const auto& [name, path] : staged)
+            std::sort(names.begin(), names.end());
+            std::string files = "iterations.csv";
+            for (const std::string& name : names)
             {
                 files += ", " + name;
             }

@@ -2,6 +2,7 @@
 
 #include "atomic-file.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -124,13 +125,13 @@ AppendFlowsCsvRows(std::string& out, const std::vector<FlowRow>& rows)
         bool done = r.endS >= 0 && !r.failed;
         if (done)
         {
-            fmt::format_to(std::back_inserter(out), "{},{:.9f},{},{:.9f},{:.9f},1\n", r.id,
-                           r.startS, r.sizeBytes, r.endS, r.endS - r.startS);
+            fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{:.9f},{},{:.9f},{:.9f},1\n"),
+                           r.id, r.startS, r.sizeBytes, r.endS, r.endS - r.startS);
         }
         else
         {
-            fmt::format_to(std::back_inserter(out), "{},{:.9f},{},,,0\n", r.id, r.startS,
-                           r.sizeBytes);
+            fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{:.9f},{},,,0\n"), r.id,
+                           r.startS, r.sizeBytes);
         }
     }
 }
@@ -150,10 +151,10 @@ AppendLinkCsvRows(std::string& out, const std::vector<LinkRow>& rows)
     for (const auto& r : rows)
     {
         double toGbps = r.widthS > 0 ? 8.0 / r.widthS / 1e9 : 0.0;
-        fmt::format_to(std::back_inserter(out), "{:.6f},{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n",
-                       r.startS, r.jobBytes, r.crossBytes, r.jobBytes * toGbps,
-                       r.crossBytes * toGbps, r.queueMeanBytes, r.queueMaxBytes, r.drops,
-                       r.ecnMarks);
+        fmt::format_to(std::back_inserter(out),
+                       FMT_COMPILE("{:.6f},{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n"), r.startS,
+                       r.jobBytes, r.crossBytes, r.jobBytes * toGbps, r.crossBytes * toGbps,
+                       r.queueMeanBytes, r.queueMaxBytes, r.drops, r.ecnMarks);
     }
 }
 
