@@ -10,7 +10,7 @@ namespace flumen
 namespace
 {
 
-const ns3::Time kDrainInterval = ns3::MilliSeconds(100);
+constexpr double kDrainIntervalS = 0.1;
 
 } // namespace
 
@@ -29,7 +29,7 @@ StreamedOutputs::StreamedOutputs(const Scenario& s, Network& network,
         m_flows = std::make_unique<AppendingFile>(dir + "/flows.csv");
         m_flows->Buffer() = FormatFlowsCsv({});
     }
-    ns3::Simulator::Schedule(kDrainInterval, &StreamedOutputs::Drain, this);
+    ns3::Simulator::Schedule(ns3::Seconds(kDrainIntervalS), &StreamedOutputs::Drain, this);
 }
 
 std::vector<std::string>
@@ -55,7 +55,7 @@ StreamedOutputs::Drain()
         return;
     }
     Append(true);
-    ns3::Simulator::Schedule(kDrainInterval, &StreamedOutputs::Drain, this);
+    ns3::Simulator::Schedule(ns3::Seconds(kDrainIntervalS), &StreamedOutputs::Drain, this);
 }
 
 void
