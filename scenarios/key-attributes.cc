@@ -42,7 +42,6 @@ UnitScale(Unit unit)
     }
 }
 
-// The attribute's own default (as its TypeId declares it) in the key's unit and type.
 } // namespace
 
 ns3::TypeId::AttributeInformation
@@ -60,6 +59,7 @@ AttributeInfo(const std::string& attribute)
     return info;
 }
 
+// The attribute's own default (as its TypeId declares it) in the key's unit and type.
 json
 AttributeDefault(const std::string& attribute, KeyType type, Unit unit)
 {

@@ -14,15 +14,15 @@
 namespace flumen
 {
 
+/** An ns-3 attribute ("ns3::Type::Name"): its current and original default; throws
+ * std::logic_error when there is none. */
+ns3::TypeId::AttributeInformation AttributeInfo(const std::string& attribute);
+
 /**
  * The default that `attribute` ("ns3::Type::Name") declares in its TypeId, converted to a
  * key of this type and unit. Throws std::logic_error when there is no such attribute or its
  * type is not one a key can hold (Time, DataRate, Uinteger, Double, Boolean).
  */
-/** An ns-3 attribute ("ns3::Type::Name"): its current and original default; throws
- * std::logic_error when there is none. */
-ns3::TypeId::AttributeInformation AttributeInfo(const std::string& attribute);
-
 nlohmann::json AttributeDefault(const std::string& attribute, KeyType type, Unit unit);
 
 } // namespace flumen

@@ -76,7 +76,6 @@ struct FlowPlayer
     Time stop;
     std::deque<FlowRow> rows; //!< from flow `first` on: those not handed over yet
     uint32_t first = 0;
-    uint32_t started = 0;
     std::map<uint64_t, uint32_t> active; //!< fluid flow id -> flow id
     double doneBytes = 0;
 
@@ -101,7 +100,7 @@ struct FlowPlayer
     void Start(const std::shared_ptr<FlowPlayer>& self, const FlowArrival& a)
     {
         FlowRow row;
-        row.id = started++;
+        row.id = first + static_cast<uint32_t>(rows.size());
         row.startS = Simulator::Now().GetSeconds();
         row.sizeBytes = a.sizeBytes;
         row.endS = -1;
@@ -513,18 +512,19 @@ FlowNetwork::Observe(const Scenario& s)
     if (s.linkBinUs > 0)
     {
         m_bins = std::make_unique<FluidLinkBins>(s.linkBinUs * 1e-6);
-        m_net->TraceConnectWithoutContext("RatesChanged",
-                                          MakeCallback(&FlowNetwork::AddToBins, this));
+        m_net->TraceConnectWithoutContext(
+            "RatesChanged",
+            Callback<void, Time, Time>([this](Time from, Time to)
+                                       { AddToBins(from.GetSeconds(), to.GetSeconds()); }));
     }
     ResetPortCounters();
 }
 
-// The bottleneck's rates were constant over [from, to).
+// The bottleneck's rates (and queue) were constant over [from, to).
 void
-FlowNetwork::AddToBins(Time from, Time to)
+FlowNetwork::AddToBins(double fromS, double toS)
 {
-    m_bins->Add(from.GetSeconds(), to.GetSeconds(),
-                m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::JOB) / 8,
+    m_bins->Add(fromS, toS, m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::JOB) / 8,
                 m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::CROSS) / 8,
                 m_net->GetQueueBytes(m_bottleneck.link));
 }
@@ -590,7 +590,7 @@ FlowNetwork::TakeBottleneckSeries(bool closedOnly)
     const double until = closedOnly ? m_bins->BinStart(now) : now;
     if (until > m_bins->AddedUntil())
     {
-        AddToBins(m_net->GetRatesSince(), Seconds(until));
+        AddToBins(m_net->GetRatesSince().GetSeconds(), until);
     }
     return m_bins->Take(now, !closedOnly);
 }

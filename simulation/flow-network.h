@@ -65,7 +65,7 @@ class FlowNetwork : public Network
     };
 
     PortSummary Summary(const Port& port) const;
-    void AddToBins(ns3::Time from, ns3::Time to);
+    void AddToBins(double fromS, double toS);
 
     ns3::Ptr<ns3::FluidNetwork> m_net;
     ns3::NodeContainer m_hosts;

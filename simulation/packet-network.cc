@@ -165,8 +165,12 @@ PacketNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     c.takeFlows = [generator, taken = std::make_shared<size_t>(0)](bool closedOnly)
     {
         std::vector<FlowRow> rows;
+        if (closedOnly)
+        {
+            return rows;
+        }
         const auto& records = generator->GetRecords();
-        for (size_t i = closedOnly ? records.size() : *taken; i < records.size(); ++i)
+        for (size_t i = *taken; i < records.size(); ++i)
         {
             const FlowRecord& r = records[i];
             FlowRow row;
@@ -177,7 +181,7 @@ PacketNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
             row.failed = r.failed;
             rows.push_back(row);
         }
-        *taken = closedOnly ? *taken : records.size();
+        *taken = records.size();
         return rows;
     };
     return c;

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace flumen
 {
 
@@ -227,10 +229,7 @@ std::vector<std::pair<std::string, std::string>>
 ExtraOutputFiles(const RunOutput& out)
 {
     std::vector<std::pair<std::string, std::string>> files;
-    auto streamed = [&](const std::string& name)
-    { return std::find(out.streamed.begin(), out.streamed.end(), name) != out.streamed.end(); };
-    if ((!out.flows.empty() || IsFlowTraffic(out.summary.crossTraffic.type))
-        && !streamed("flows.csv"))
+    if (!out.flows.empty() || IsFlowTraffic(out.summary.crossTraffic.type))
     {
         files.emplace_back("flows.csv", FormatFlowsCsv(out.flows));
     }
@@ -242,6 +241,14 @@ ExtraOutputFiles(const RunOutput& out)
     {
         files.emplace_back("ring.csv", FormatRingCsv(out.ringHops));
     }
+    // What was written while the run went (RunOptions::streamDir) is not written again.
+    files.erase(std::remove_if(files.begin(), files.end(),
+                               [&](const auto& file) {
+                                   return std::find(out.streamed.begin(), out.streamed.end(),
+                                                    file.first)
+                                          != out.streamed.end();
+                               }),
+                files.end());
     return files;
 }
 

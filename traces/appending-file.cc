@@ -17,8 +17,8 @@ constexpr size_t kPieceBytes = 1 << 20;
 
 } // namespace
 
-AppendingFile::AppendingFile(const std::string& path)
-    : m_path(path), m_file(std::fopen(path.c_str(), "wb"))
+AppendingFile::AppendingFile(const std::string& path, const std::string& writingAs)
+    : m_path(writingAs.empty() ? path : writingAs), m_file(std::fopen(path.c_str(), "wb"))
 {
     if (!m_file)
     {
@@ -39,16 +39,28 @@ AppendingFile::Written()
 {
     if (m_buffer.size() >= kPieceBytes)
     {
-        Write();
+        PutBuffer();
     }
 }
 
 void
-AppendingFile::Write()
+AppendingFile::Write(std::string_view text)
 {
-    const bool ok = std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_file) == m_buffer.size();
+    PutBuffer();
+    Put(text);
+}
+
+void
+AppendingFile::PutBuffer()
+{
+    Put(m_buffer);
     m_buffer.clear();
-    if (!ok)
+}
+
+void
+AppendingFile::Put(std::string_view text)
+{
+    if (std::fwrite(text.data(), 1, text.size(), m_file) != text.size())
     {
         throw std::runtime_error(fmt::format("{}: cannot write: {}", m_path, std::strerror(errno)));
     }
@@ -57,7 +69,7 @@ AppendingFile::Write()
 void
 AppendingFile::Close()
 {
-    Write();
+    PutBuffer();
     bool ok = std::fflush(m_file) == 0 && ::fsync(::fileno(m_file)) == 0;
     const int err = errno;
     ok = std::fclose(m_file) == 0 && ok;

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace flumen
 {
@@ -12,8 +13,11 @@ namespace flumen
 class AppendingFile
 {
   public:
-    /** Creates `path` (a file there is replaced); throws std::runtime_error naming it. */
-    explicit AppendingFile(const std::string& path);
+    /**
+     * Creates `path` (a file there is replaced); throws std::runtime_error naming it. Errors
+     * in writing name `writingAs` (the file a temporary stands for), or `path`.
+     */
+    explicit AppendingFile(const std::string& path, const std::string& writingAs = "");
     ~AppendingFile();
     AppendingFile(const AppendingFile&) = delete;
     AppendingFile& operator=(const AppendingFile&) = delete;
@@ -22,13 +26,16 @@ class AppendingFile
     std::string& Buffer() { return m_buffer; }
     /** Writes the buffer out if it is large enough. */
     void Written();
+    /** Writes the buffer, then `text`, out at once. */
+    void Write(std::string_view text);
     /** Writes what is left, flushes the file to disk and closes it. */
     void Close();
 
   private:
-    void Write();
+    void Put(std::string_view text);
+    void PutBuffer();
 
-    std::string m_path;
+    std::string m_path; //!< what errors in writing name
     std::FILE* m_file = nullptr;
     std::string m_buffer;
 };

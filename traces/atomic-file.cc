@@ -1,5 +1,7 @@
 #include "atomic-file.h"
 
+#include "appending-file.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -23,21 +25,16 @@ namespace
 void
 WriteTemporary(const std::string& tmp, const std::string& path, const std::string& content)
 {
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f)
+    try
     {
-        throw std::runtime_error(fmt::format("{}: cannot create: {}", tmp, std::strerror(errno)));
+        AppendingFile file(tmp, path);
+        file.Write(content);
+        file.Close();
     }
-    bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size();
-    ok = (std::fflush(f) == 0) && ok;
-    ok = (::fsync(::fileno(f)) == 0) && ok;
-    int err = errno;
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok)
+    catch (...)
     {
-        err = err ? err : errno;
         std::remove(tmp.c_str());
-        throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(err)));
+        throw;
     }
 }
 
