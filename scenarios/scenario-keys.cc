@@ -269,6 +269,12 @@ AddJobKeys(std::vector<KeySpec>& k)
     k.push_back(Attr("job.tcp.sockets_per_peer", KeyType::Integer,
                      "ns3::TcpRingTransport::SocketsPerPeer", Unit::None,
                      "TCP connections from each worker to the next (NCCL sockets)", 1, 64));
+    k.push_back(Attr("job.tcp.interleave_stripes", KeyType::Boolean,
+                     "ns3::TcpRingTransport::InterleaveStripes", Unit::None,
+                     "write the sockets of a ring link in turn so that each message's stripes "
+                     "leave side by side, as NCCL's socket threads do (false: each socket's "
+                     "pending stripes before the next socket's, as the shipped validation ran)",
+                     0, 1));
     k.push_back(Attr("job.tcp.host_ceiling_gbps", KeyType::Number,
                      "ns3::TcpRingTransport::HostCeiling", Unit::Gbps,
                      "host-side throughput ceiling of NCCL's socket path per worker (0 = none; "

@@ -192,6 +192,7 @@ FlowEngineIgnoredKeys()
         "tcp.delayed_ack_timeout_ms",
         "tcp.sack",
         "tcp.ecn",
+        "job.tcp.interleave_stripes",
         "job.nccl.slice_bytes (with simulation.flow_whole_steps)",
     };
     return keys;

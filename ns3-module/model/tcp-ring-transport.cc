@@ -1,5 +1,6 @@
 #include "tcp-ring-transport.h"
 
+#include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/log.h"
@@ -53,6 +54,13 @@ TcpRingTransport::GetTypeId()
                   "HostCeiling", "Host-side throughput ceiling of the socket path (0 = none).",
                   DataRateValue(DataRate(0)),
                   MakeDataRateAccessor(&TcpRingTransport::m_hostCeiling), MakeDataRateChecker())
+              .AddAttribute("InterleaveStripes",
+                            "Write the sockets in turn, a write each, so that the stripes of a "
+                            "message leave side by side (NCCL's socket threads); false writes "
+                            "each socket's pending stripes before the next socket's.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&TcpRingTransport::m_interleaveStripes),
+                            MakeBooleanChecker())
               .AddAttribute("MaxWriteBytes",
                             "Largest single write into a socket (a copy of NCCL's staging buffer).",
                             UintegerValue(1 << 20),
@@ -181,41 +189,65 @@ void
 TcpRingTransport::Pump()
 {
     const bool ceiling = m_hostCeiling.GetBitRate() > 0;
-    for (auto& o : m_out)
+    const uint32_t n = static_cast<uint32_t>(m_out.size());
+    // Serial: a socket takes writes until it can take no more, then the next one, so a
+    // socket's pending stripes all go before the next socket's. Interleaved: a write per socket
+    // in turn, so the stripes of a message leave side by side as NCCL's socket threads send
+    // them.
+    uint32_t k = m_interleaveStripes ? m_nextSocket : 0;
+    for (uint32_t refused = 0; refused < n;)
     {
-        while (o.connected && o.pending > 0)
+        Outgoing& o = m_out[k];
+        if (o.connected && o.pending > 0 && ceiling && m_ceilingFreeAt > Simulator::Now())
         {
-            if (ceiling && m_ceilingFreeAt > Simulator::Now())
-            {
-                SchedulePump(m_ceilingFreeAt);
-                return;
-            }
-            uint32_t avail = o.socket->GetTxAvailable();
-            if (avail == 0)
-            {
-                break; // HandleSendSpace resumes
-            }
-            uint32_t n
-                = static_cast<uint32_t>(std::min<uint64_t>({ o.pending, avail, m_maxWriteBytes }));
-            if (ceiling)
-            {
-                // Writes stay small so the ceiling paces smoothly rather than in big bursts.
-                n = std::min<uint32_t>(n, 64 * 1024);
-            }
-            int sent = o.socket->Send(Create<Packet>(n));
-            if (sent <= 0)
-            {
-                break;
-            }
-            o.pending -= sent;
-            m_bytesSent += sent;
-            if (ceiling)
-            {
-                m_ceilingFreeAt = std::max(m_ceilingFreeAt, Simulator::Now())
-                                  + m_hostCeiling.CalculateBytesTxTime(sent);
-            }
+            m_nextSocket = k;
+            SchedulePump(m_ceilingFreeAt);
+            return;
         }
+        if (o.connected && o.pending > 0 && WriteSome(o, ceiling))
+        {
+            refused = 0;
+            if (!m_interleaveStripes)
+            {
+                continue; // serial: the same socket again
+            }
+            m_nextSocket = (k + 1) % n;
+        }
+        else
+        {
+            ++refused; // HandleSendSpace resumes a full socket
+        }
+        k = (k + 1) % n;
     }
+}
+
+bool
+TcpRingTransport::WriteSome(Outgoing& o, bool ceiling)
+{
+    uint32_t avail = o.socket->GetTxAvailable();
+    if (avail == 0)
+    {
+        return false;
+    }
+    uint32_t n = static_cast<uint32_t>(std::min<uint64_t>({ o.pending, avail, m_maxWriteBytes }));
+    if (ceiling)
+    {
+        // Writes stay small so the ceiling paces smoothly rather than in big bursts.
+        n = std::min<uint32_t>(n, 64 * 1024);
+    }
+    int sent = o.socket->Send(Create<Packet>(n));
+    if (sent <= 0)
+    {
+        return false;
+    }
+    o.pending -= sent;
+    m_bytesSent += sent;
+    if (ceiling)
+    {
+        m_ceilingFreeAt = std::max(m_ceilingFreeAt, Simulator::Now())
+                          + m_hostCeiling.CalculateBytesTxTime(sent);
+    }
+    return true;
 }
 
 void

@@ -59,6 +59,8 @@ class TcpRingTransport : public RingTransport
 
     void Pump();
     void SchedulePump(Time at);
+    //! One write into `o` (paced by the ceiling when `ceiling`); false if it took nothing.
+    bool WriteSome(Outgoing& o, bool ceiling);
     void HandleConnected(Ptr<Socket> socket);
     void HandleConnectFailed(Ptr<Socket> socket);
     void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
@@ -73,6 +75,8 @@ class TcpRingTransport : public RingTransport
     uint32_t m_sockets;
     DataRate m_hostCeiling; //!< 0 = no ceiling
     uint32_t m_maxWriteBytes;
+    bool m_interleaveStripes;
+    uint32_t m_nextSocket = 0; //!< where the next interleaved write goes
 
     Ptr<Node> m_node;
     Address m_nextAddress;
