@@ -1,6 +1,6 @@
 #include "scenario-keys.h"
 
-#include "key-attributes.h"
+#include "key-builders.h"
 #include "scenario.h"
 
 #include "ns3/collective-trees.h"
@@ -20,68 +20,11 @@ using nlohmann::json;
 namespace
 {
 
-using Store = std::function<void(Scenario&, const json&)>;
+using namespace key_builders;
 
 // ns-3's QueueSize and the queue discs count bytes in 32 bits: larger buffers are refused
 // here instead of wrapping where they are used.
 constexpr double kMaxQueueBytes = 4294967295.0;
-
-template <typename T>
-Store
-Into(T Scenario::*field)
-{
-    return [field](Scenario& s, const json& v) { s.*field = v.get<T>(); };
-}
-
-KeySpec
-Key(std::string path, KeyType type, json def, std::string help, double min = -1e300,
-    double max = 1e300, Store store = nullptr, Unit unit = Unit::None)
-{
-    KeySpec k;
-    k.path = std::move(path);
-    k.type = type;
-    k.defaultValue = std::move(def);
-    k.help = std::move(help);
-    k.min = min;
-    k.max = max;
-    k.store = std::move(store);
-    k.unit = unit;
-    return k;
-}
-
-KeySpec
-Choice(std::string path, std::string def, std::vector<std::string> choices, std::string help,
-       Store store)
-{
-    KeySpec k = Key(std::move(path), KeyType::String, def, std::move(help));
-    k.choices = std::move(choices);
-    k.store = std::move(store);
-    return k;
-}
-
-// A key that sets an ns-3 attribute of flumen's module: its default is the attribute's.
-KeySpec
-Attr(std::string path, KeyType type, std::string attribute, Unit unit, std::string help, double min,
-     double max, Store store = nullptr)
-{
-    json def = AttributeDefault(attribute, type, unit);
-    KeySpec k = Key(std::move(path), type, def, std::move(help), min, max, std::move(store), unit);
-    k.attribute = std::move(attribute);
-    return k;
-}
-
-// A key that sets one of ns-3's own attributes, with a default flumen chooses (Linux's, where
-// ns-3's differs).
-KeySpec
-Ns3Attr(std::string path, KeyType type, json def, std::string attribute, Unit unit,
-        std::string help, double min, double max, Store store = nullptr)
-{
-    AttributeDefault(attribute, type, unit); // the attribute exists and has a supported type
-    KeySpec k = Key(std::move(path), type, std::move(def), std::move(help), min, max,
-                    std::move(store), unit);
-    k.attribute = std::move(attribute);
-    return k;
-}
 
 using Egress = ns3::EgressQueueConfig Scenario::*;
 
@@ -271,9 +214,8 @@ AddJobKeys(std::vector<KeySpec>& k)
                      "TCP connections from each worker to the next (NCCL sockets)", 1, 64));
     k.push_back(Attr("job.tcp.interleave_stripes", KeyType::Boolean,
                      "ns3::TcpRingTransport::InterleaveStripes", Unit::None,
-                     "write the sockets of a ring link in turn so that each message's stripes "
-                     "leave side by side, as NCCL's socket threads do (false: each socket's "
-                     "pending stripes before the next socket's, as the shipped validation ran)",
+                     "a message's stripes leave its sockets side by side, as from NCCL's "
+                     "threads (false: socket by socket, as the shipped validation ran)",
                      0, 1));
     k.push_back(Attr("job.tcp.host_ceiling_gbps", KeyType::Number,
                      "ns3::TcpRingTransport::HostCeiling", Unit::Gbps,
