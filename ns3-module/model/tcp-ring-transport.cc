@@ -198,13 +198,14 @@ TcpRingTransport::Pump()
     for (uint32_t refused = 0; refused < n;)
     {
         Outgoing& o = m_out[k];
-        if (o.connected && o.pending > 0 && ceiling && m_ceilingFreeAt > Simulator::Now())
+        const bool hasData = o.connected && o.pending > 0;
+        if (hasData && ceiling && m_ceilingFreeAt > Simulator::Now())
         {
             m_nextSocket = k;
             SchedulePump(m_ceilingFreeAt);
             return;
         }
-        if (o.connected && o.pending > 0 && WriteSome(o, ceiling))
+        if (hasData && WriteSome(o, ceiling))
         {
             refused = 0;
             if (!m_interleaveStripes)
