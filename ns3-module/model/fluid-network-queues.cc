@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace ns3
 {
@@ -37,24 +36,28 @@ Upstream(const std::vector<uint32_t>& path, uint32_t l, int at)
 void
 FluidNetwork::SolveQueues()
 {
-    struct AtPort
-    {
-        double paced = 0;
-        double backlog = 0;
-        std::vector<WindowAtPort> windows;
-    };
     // Twice where a window flow crosses two queued links (a fabric): each sees the other's
     // queue in its round trip.
     bool twoQueues = false;
     for (int pass = 0; pass < (twoQueues ? 2 : 1); ++pass)
     {
-        std::map<uint32_t, AtPort> ports;
-        for (const auto& [id, f] : m_flows)
+        auto& ports = m_scratch.ports;
+        ports.resize(m_links.size());
+        for (auto& p : ports)
         {
+            p.used = false;
+            p.paced = p.backlog = 0;
+            p.windows.clear();
+        }
+        for (const Flow* flow : m_active)
+        {
+            const Flow& f = *flow;
             const double wire = f.spec.wireFactor * 8;
             if (f.Backlogged())
             {
-                ports[f.spec.path[f.queuedAt]].backlog += (f.pushed - f.moved) * wire;
+                auto& p = ports[f.spec.path[f.queuedAt]];
+                p.used = true;
+                p.backlog += (f.pushed - f.moved) * wire;
                 continue;
             }
             for (uint32_t l : f.spec.path)
@@ -65,6 +68,7 @@ FluidNetwork::SolveQueues()
                 }
                 if (f.spec.paced)
                 {
+                    ports[l].used = true;
                     ports[l].paced += f.spec.capBps * f.spec.wireFactor;
                 }
                 else if (f.spec.kind == WINDOW)
@@ -78,6 +82,7 @@ FluidNetwork::SolveQueues()
                     const WindowAtPort w{ f.Window() * wire, f.spec.baseRttS + others,
                                           f.spec.capBps * f.spec.wireFactor };
                     // Uncapped windows of one round trip add up (window / RTT is linear).
+                    ports[l].used = true;
                     auto& windows = ports[l].windows;
                     auto same = std::find_if(windows.begin(), windows.end(),
                                              [&w](const WindowAtPort& o) {
@@ -99,8 +104,13 @@ FluidNetwork::SolveQueues()
         {
             link.queueBits = 0;
         }
-        for (const auto& [l, p] : ports)
+        for (size_t l = 0; l < ports.size(); ++l)
         {
+            const auto& p = ports[l];
+            if (!p.used)
+            {
+                continue;
+            }
             Link& link = m_links[l];
             link.queueBits = FifoQueueBits(link.bps, p.paced, p.windows, p.backlog);
             link.maxQueueBits = std::max(link.maxQueueBits, link.queueBits);
@@ -112,8 +122,10 @@ void
 FluidNetwork::RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left)
 {
     SolveQueues();
-    std::vector<Flow*> paced;
-    std::vector<Flow*> backlogged;
+    std::vector<Flow*>& paced = m_scratch.paced;
+    std::vector<Flow*>& backlogged = m_scratch.backlogged;
+    paced.clear();
+    backlogged.clear();
     for (Flow* f : all)
     {
         if (f->spec.kind == WINDOW && f->queuedAt >= 0)
@@ -148,7 +160,8 @@ FluidNetwork::RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left
     }
     // Window and share flows take their rates (window flows behind the queue); unresponsive
     // ones are held only before their queue: what they push.
-    std::vector<Flow*> rest;
+    std::vector<Flow*>& rest = m_scratch.rest;
+    rest.clear();
     for (Flow* f : all)
     {
         if (!f->spec.paced)
@@ -164,8 +177,10 @@ FluidNetwork::RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left
     // reaches the head (FIFO within the class), then the others in proportion to their
     // backlogs (an empty backlog is served at most what arrives).
     const double now = Simulator::Now().GetSeconds();
-    std::vector<Flow*> draining;
-    std::vector<Flow*> pushing;
+    std::vector<Flow*>& draining = m_scratch.draining;
+    std::vector<Flow*>& pushing = m_scratch.pushing;
+    draining.clear();
+    pushing.clear();
     for (Flow* f : backlogged)
     {
         f->pushRate = f->rate;
@@ -193,8 +208,9 @@ Time
 FluidNetwork::QueueStep() const
 {
     bool changing = false;
-    for (const auto& [id, f] : m_flows)
+    for (const Flow* flow : m_active)
     {
+        const Flow& f = *flow;
         if (f.Backlogged())
         {
             const double backlog = f.pushed - f.moved;

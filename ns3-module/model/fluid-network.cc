@@ -1,7 +1,5 @@
 #include "fluid-network.h"
 
-#include "fluid-queue.h"
-
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -68,7 +66,18 @@ FluidNetwork::DoDispose()
 {
     Simulator::Cancel(m_completion);
     m_flows.clear();
+    m_active.clear();
     Object::DoDispose();
+}
+
+void
+FluidNetwork::ListActive()
+{
+    m_active.clear();
+    for (auto& [id, f] : m_flows)
+    {
+        m_active.push_back(&f);
+    }
 }
 
 uint32_t
@@ -102,6 +111,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     Advance();
     const uint64_t id = m_nextId++;
     Flow& f = m_flows[id];
+    m_active.push_back(&f); // the largest id yet: the list stays in id order
     f.spec = spec;
     f.cwnd = spec.initialWindowBytes;
     if (spec.kind != SHARE)
@@ -126,6 +136,7 @@ FluidNetwork::StopFlow(uint64_t id)
     Advance();
     m_finished[id] = it->second.moved;
     m_flows.erase(it);
+    ListActive();
     Recompute();
 }
 
@@ -211,8 +222,9 @@ FluidNetwork::Advance()
     {
         return;
     }
-    for (auto& [id, f] : m_flows)
+    for (Flow* flow : m_active)
     {
+        Flow& f = *flow;
         if (f.Backlogged())
         {
             f.pushed = std::min(f.spec.bytes, f.pushed + f.pushRate * dt / 8);
@@ -242,38 +254,57 @@ FluidNetwork::Advance()
 // x * weight) until a link is full or a flow reaches its cap; fix those flows and go on. A
 // flow takes part on the links where `counts` says so; `left` is each link's capacity left.
 void
-FluidNetwork::WaterFill(std::vector<Flow*> open, std::vector<double>& left,
+FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
                         const std::function<bool(uint32_t, const Flow&)>& counts)
 {
-    // Weights on each link, and how many flows they are (so that rounding residue of
-    // subtracted weights never stands for a flow).
-    std::vector<double> weightOn(m_links.size(), 0.0);
-    std::vector<uint32_t> flowsOn(m_links.size(), 0);
-    for (const Flow* f : open)
+    Scratch& s = m_scratch;
+    std::vector<Flow*>& open = s.open;
+    open.assign(flows.begin(), flows.end());
+    // The links each flow counts on (asked once), the weights on each link, and how many
+    // flows they are (so that rounding residue of subtracted weights never stands for a flow).
+    s.counted.clear();
+    s.weightOn.assign(m_links.size(), 0.0);
+    s.flowsOn.assign(m_links.size(), 0);
+    for (Flow* f : open)
     {
+        f->countedBegin = static_cast<uint32_t>(s.counted.size());
         for (uint32_t l : f->spec.path)
         {
             if (counts(l, *f))
             {
-                weightOn[l] += f->weight;
-                flowsOn[l]++;
+                s.counted.push_back(l);
+                s.weightOn[l] += f->weight;
+                s.flowsOn[l]++;
             }
         }
+        f->countedEnd = static_cast<uint32_t>(s.counted.size());
     }
+    // Takes a fixed flow's wire rate off the links it counts on.
+    auto fix = [&s, &left](Flow* f, double wire)
+    {
+        for (uint32_t i = f->countedBegin; i < f->countedEnd; ++i)
+        {
+            const uint32_t l = s.counted[i];
+            left[l] -= wire;
+            s.weightOn[l] -= f->weight;
+            s.flowsOn[l]--;
+        }
+    };
     bool stuck = false;
     while (!open.empty())
     {
         double level = kUnbounded;
         for (size_t l = 0; l < m_links.size(); ++l)
         {
-            if (flowsOn[l] > 0 && weightOn[l] > 0)
+            if (s.flowsOn[l] > 0 && s.weightOn[l] > 0)
             {
-                level = std::min(level, std::max(0.0, left[l]) / weightOn[l]);
+                level = std::min(level, std::max(0.0, left[l]) / s.weightOn[l]);
             }
         }
         // Flows that their own cap holds below every link's level are fixed at their caps all
         // at once (fixing them only raises the links' levels).
-        std::vector<Flow*> uncapped;
+        std::vector<Flow*>& uncapped = s.next;
+        uncapped.clear();
         for (Flow* f : open)
         {
             const double capWire = f->cap * f->spec.wireFactor;
@@ -283,15 +314,7 @@ FluidNetwork::WaterFill(std::vector<Flow*> open, std::vector<double>& left,
                 continue;
             }
             f->rate = f->cap;
-            for (uint32_t l : f->spec.path)
-            {
-                if (counts(l, *f))
-                {
-                    left[l] -= capWire;
-                    weightOn[l] -= f->weight;
-                    flowsOn[l]--;
-                }
-            }
+            fix(f, capWire);
         }
         if (uncapped.size() < open.size())
         {
@@ -303,21 +326,22 @@ FluidNetwork::WaterFill(std::vector<Flow*> open, std::vector<double>& left,
             level = std::min(level, f->cap * f->spec.wireFactor / f->weight);
         }
         // Fix every flow that a full link or its own cap holds at this level.
-        std::vector<bool> full(m_links.size(), false);
+        s.full.assign(m_links.size(), 0);
         for (size_t l = 0; l < m_links.size(); ++l)
         {
-            full[l] = flowsOn[l] > 0 && weightOn[l] > 0
-                      && std::max(0.0, left[l]) / weightOn[l] <= level * (1 + 1e-12);
+            s.full[l] = s.flowsOn[l] > 0 && s.weightOn[l] > 0
+                        && std::max(0.0, left[l]) / s.weightOn[l] <= level * (1 + 1e-12);
         }
-        std::vector<Flow*> still;
+        std::vector<Flow*>& still = s.next;
+        still.clear();
         for (Flow* f : open)
         {
             const double capWire = f->cap * f->spec.wireFactor;
             // (No progress otherwise, which rounding could cause: fix them all.)
             bool fixed = capWire / f->weight <= level * (1 + 1e-12) || stuck;
-            for (uint32_t l : f->spec.path)
+            for (uint32_t i = f->countedBegin; i < f->countedEnd && !fixed; ++i)
             {
-                fixed = fixed || (full[l] && counts(l, *f));
+                fixed = s.full[s.counted[i]];
             }
             if (!fixed)
             {
@@ -326,15 +350,7 @@ FluidNetwork::WaterFill(std::vector<Flow*> open, std::vector<double>& left,
             }
             const double wire = std::min(capWire, level * f->weight);
             f->rate = wire / f->spec.wireFactor;
-            for (uint32_t l : f->spec.path)
-            {
-                if (counts(l, *f))
-                {
-                    left[l] -= wire;
-                    weightOn[l] -= f->weight;
-                    flowsOn[l]--;
-                }
-            }
+            fix(f, wire);
         }
         stuck = still.size() == open.size();
         open.swap(still);
@@ -347,7 +363,8 @@ void
 FluidNetwork::FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
                             std::vector<double>& left)
 {
-    std::vector<double> probe = left;
+    std::vector<double>& probe = m_scratch.probe;
+    probe.assign(left.begin(), left.end());
     WaterFill(all, probe,
               [this](uint32_t l, const Flow& f) { return f.spec.paced || !m_links[l].fifo; });
     for (const Flow* f : paced)
@@ -366,22 +383,24 @@ FluidNetwork::Recompute()
     const Time now = Simulator::Now();
     m_ratesChangedTrace(m_ratesSince, now);
     m_ratesSince = now;
-    std::vector<double> left(m_links.size());
+    std::vector<double>& left = m_scratch.left;
+    left.resize(m_links.size());
     for (size_t l = 0; l < m_links.size(); ++l)
     {
         left[l] = m_links[l].bps;
     }
-    std::vector<Flow*> all;
-    std::vector<Flow*> paced;
-    std::vector<Flow*> rest;
-    all.reserve(m_flows.size());
-    for (auto& [id, f] : m_flows)
+    std::vector<Flow*>& all = m_scratch.all;
+    std::vector<Flow*>& paced = m_scratch.paced;
+    std::vector<Flow*>& rest = m_scratch.rest;
+    all.assign(m_active.begin(), m_active.end());
+    paced.clear();
+    rest.clear();
+    for (Flow* f : all)
     {
-        f.rate = 0;
-        f.cap = f.spec.capBps;
-        f.weight = f.spec.weight;
-        all.push_back(&f);
-        (f.spec.paced ? paced : rest).push_back(&f);
+        f->rate = 0;
+        f->cap = f->spec.capBps;
+        f->weight = f->spec.weight;
+        (f->spec.paced ? paced : rest).push_back(f);
     }
     if (m_anyQueued)
     {
@@ -422,8 +441,9 @@ FluidNetwork::ScheduleNextCompletion()
 {
     Simulator::Cancel(m_completion);
     double soonest = kUnbounded;
-    for (const auto& [id, f] : m_flows)
+    for (const Flow* flow : m_active)
     {
+        const Flow& f = *flow;
         if (f.rate > 0 && std::isfinite(f.spec.bytes))
         {
             soonest = std::min(soonest, (f.spec.bytes - f.moved) * 8 / f.rate);
@@ -482,6 +502,10 @@ FluidNetwork::CompleteDue()
         {
             ++it;
         }
+    }
+    if (!done.empty())
+    {
+        ListActive();
     }
     Recompute();
     for (auto* list : { &sent, &done })

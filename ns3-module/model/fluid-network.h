@@ -28,6 +28,8 @@
 #ifndef FLUMEN_FLUID_NETWORK_H
 #define FLUMEN_FLUID_NETWORK_H
 
+#include "fluid-queue.h"
+
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -171,6 +173,9 @@ class FluidNetwork : public Object
         double cwnd = 0;     //!< WINDOW: its window (bytes)
         bool slowStart = true;
         double rttS = 0; //!< WINDOW: its round trip at the last recomputation
+        /** WaterFill's: where the links it counts on start and end in Scratch::counted. */
+        uint32_t countedBegin = 0;
+        uint32_t countedEnd = 0;
 
         bool Backlogged() const { return queuedAt >= 0 && spec.kind == UNRESPONSIVE; }
         double Window() const;
@@ -184,15 +189,49 @@ class FluidNetwork : public Object
     /** The next time step while queues change; negative when nothing changes between flow
      * events. */
     Time QueueStep() const;
-    void WaterFill(std::vector<Flow*> open, std::vector<double>& left,
+    void WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
                    const std::function<bool(uint32_t, const Flow&)>& counts);
     void ScheduleNextCompletion();
     void CompleteDue();
 
+    /** Lists the active flows in m_active, in id order (after a flow starts or ends). */
+    void ListActive();
+
+    /** Working space of a recomputation, kept between them so that it allocates nothing. */
+    struct Scratch
+    {
+        std::vector<double> left;
+        std::vector<double> probe;
+        std::vector<Flow*> all;
+        std::vector<Flow*> paced;
+        std::vector<Flow*> rest;
+        std::vector<Flow*> backlogged;
+        std::vector<Flow*> draining;
+        std::vector<Flow*> pushing;
+        // WaterFill's
+        std::vector<Flow*> open;
+        std::vector<Flow*> next;
+        std::vector<uint32_t> counted; //!< per open flow, the links of its path it counts on
+        std::vector<double> weightOn;
+        std::vector<uint32_t> flowsOn;
+        std::vector<char> full;
+        // SolveQueues': what the flows hold at each queued link, by link id
+        struct AtPort
+        {
+            bool used = false;
+            double paced = 0;
+            double backlog = 0;
+            std::vector<WindowAtPort> windows;
+        };
+        std::vector<AtPort> ports;
+    };
+
     std::vector<Link> m_links;
     bool m_anyFifo = false;
     bool m_anyQueued = false;
-    std::map<uint64_t, Flow> m_flows;      //!< active flows, by id (ordered: deterministic)
+    std::map<uint64_t, Flow> m_flows; //!< active flows, by id (ordered: deterministic)
+    std::vector<Flow*> m_active;      //!< the same, as a list (map nodes do not move)
+    Scratch m_scratch;
     std::map<uint64_t, double> m_finished; //!< bytes of flows that ended
     uint64_t m_nextId = 1;
     Time m_lastAdvance;
