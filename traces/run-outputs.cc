@@ -5,6 +5,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <iterator>
 #include <sstream>
@@ -145,16 +146,54 @@ FormatLinkCsv(const std::vector<LinkRow>& rows)
     return out;
 }
 
+namespace
+{
+
+// Writes t as "{:.6f}" does. A bin starts on a whole microsecond (within a nanosecond) in
+// practice, and then its integer microseconds are the correctly rounded six decimals
+// (integers format several times faster than doubles).
+void
+AppendSixDecimals(std::string& out, double t)
+{
+    const double us = t * 1e6;
+    const double whole = std::round(us);
+    if (!std::signbit(t) && t < 1e9 && std::abs(us - whole) < 1e-3)
+    {
+        const auto n = static_cast<uint64_t>(whole);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}.{:06}"), n / 1000000, n % 1000000);
+        return;
+    }
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.6f}"), t);
+}
+
+} // namespace
+
 void
 AppendLinkCsvRows(std::string& out, const std::vector<LinkRow>& rows)
 {
+    // A flow-level link keeps its rates for many bins in a row: such a row repeats the last
+    // one's fields after the time, formatted once.
+    std::string fields;
+    const LinkRow* last = nullptr;
     for (const auto& r : rows)
     {
-        double toGbps = r.widthS > 0 ? 8.0 / r.widthS / 1e9 : 0.0;
-        fmt::format_to(std::back_inserter(out),
-                       FMT_COMPILE("{:.6f},{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n"), r.startS,
-                       r.jobBytes, r.crossBytes, r.jobBytes * toGbps, r.crossBytes * toGbps,
-                       r.queueMeanBytes, r.queueMaxBytes, r.drops, r.ecnMarks);
+        AppendSixDecimals(out, r.startS);
+        const bool same = last != nullptr && r.widthS == last->widthS
+                          && r.jobBytes == last->jobBytes && r.crossBytes == last->crossBytes
+                          && r.queueMeanBytes == last->queueMeanBytes
+                          && r.queueMaxBytes == last->queueMaxBytes && r.drops == last->drops
+                          && r.ecnMarks == last->ecnMarks;
+        if (!same)
+        {
+            double toGbps = r.widthS > 0 ? 8.0 / r.widthS / 1e9 : 0.0;
+            fields.clear();
+            fmt::format_to(std::back_inserter(fields),
+                           FMT_COMPILE(",{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n"), r.jobBytes,
+                           r.crossBytes, r.jobBytes * toGbps, r.crossBytes * toGbps,
+                           r.queueMeanBytes, r.queueMaxBytes, r.drops, r.ecnMarks);
+        }
+        out += fields;
+        last = &r;
     }
 }
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 using namespace flumen;
@@ -73,4 +75,50 @@ TEST(RunOutputs, WritesBothFilesAndNoTemporaries)
     {
         EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
     }
+}
+
+// link.csv's rows take shortcuts (a repeated row's fields formatted once, a bin's start from its
+// whole microseconds): the text must be what formatting every field with fmt gives.
+TEST(RunOutputs, LinkCsvRowsAreEveryFieldFormattedInFull)
+{
+    std::vector<LinkRow> rows;
+    auto add = [&rows](double startS, uint64_t job, double queue)
+    {
+        LinkRow r;
+        r.startS = startS;
+        r.widthS = 100e-6;
+        r.jobBytes = job;
+        r.crossBytes = 1234;
+        r.queueMeanBytes = queue;
+        r.queueMaxBytes = 77;
+        rows.push_back(r);
+    };
+    for (uint64_t b = 0; b < 3000; ++b)
+    {
+        add(static_cast<double>(b) * 100e-6, b / 7, b % 11 == 0 ? 0.5 : 1e6);
+    }
+    for (uint64_t b : { 9999999ull, 123456789ull, 10000000000ull })
+    {
+        add(static_cast<double>(b) * 100e-6, 5, 0); // up to 1e6 s
+    }
+    // Not on a whole microsecond: ties (2^-7 s), a hair beside one, negative zero.
+    for (double t : { 0.0078125, 0.0000015, 1.0000004999, 2.5e-7, 0.1 + 1e-10, -0.0, 12.3456785 })
+    {
+        add(t, 1, 2.25);
+    }
+    add(3.0, 1, 2.25); // a repeat after those
+    std::string expected;
+    for (const auto& r : rows)
+    {
+        double toGbps = 8.0 / r.widthS / 1e9;
+        expected
+            += fmt::format("{:.6f},{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n", r.startS, r.jobBytes,
+                           r.crossBytes, r.jobBytes * toGbps, r.crossBytes * toGbps,
+                           r.queueMeanBytes, r.queueMaxBytes, r.drops, r.ecnMarks);
+    }
+    std::string out;
+    AppendLinkCsvRows(out, rows);
+    ASSERT_EQ(out, expected);
+    EXPECT_NE(out.find("\n0.007812,1,"), std::string::npos) << "a tie rounds to even";
+    EXPECT_NE(out.find("\n-0.000000,"), std::string::npos);
 }
