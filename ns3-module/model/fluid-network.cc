@@ -121,7 +121,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
             f.queuedAt = m_links[spec.path[i]].queued ? static_cast<int>(i) : f.queuedAt;
         }
     }
-    Recompute();
+    RecomputeUnlessCompleting();
     return id;
 }
 
@@ -137,7 +137,7 @@ FluidNetwork::StopFlow(uint64_t id)
     m_finished[id] = it->second.moved;
     m_flows.erase(it);
     ListActive();
-    Recompute();
+    RecomputeUnlessCompleting();
 }
 
 double
@@ -507,7 +507,9 @@ FluidNetwork::CompleteDue()
     {
         ListActive();
     }
-    Recompute();
+    // The callbacks may start and stop flows (a ring's next message): one recomputation after
+    // them serves those and these completions alike.
+    m_completing = true;
     for (auto* list : { &sent, &done })
     {
         for (auto& [id, cb] : *list)
@@ -517,6 +519,17 @@ FluidNetwork::CompleteDue()
                 cb(id);
             }
         }
+    }
+    m_completing = false;
+    Recompute();
+}
+
+void
+FluidNetwork::RecomputeUnlessCompleting()
+{
+    if (!m_completing)
+    {
+        Recompute();
     }
 }
 

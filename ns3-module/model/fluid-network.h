@@ -182,6 +182,8 @@ class FluidNetwork : public Object
     };
 
     void Recompute();
+    /** Recomputes, unless completions are being handed over (CompleteDue recomputes after). */
+    void RecomputeUnlessCompleting();
     void FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
                        std::vector<double>& left);
     void RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left);
@@ -237,6 +239,7 @@ class FluidNetwork : public Object
     Time m_lastAdvance;
     Time m_ratesSince; //!< the current rates hold from then
     EventId m_completion;
+    bool m_completing = false; //!< CompleteDue is calling back
     uint64_t m_recomputations = 0;
     double m_completionSlackS; //!< attribute: a flow this close to done completes
     double m_stepFraction;     //!< attribute: queue step as a fraction of the queueing delay

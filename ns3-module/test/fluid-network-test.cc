@@ -100,6 +100,30 @@ TEST_F(Fluid, AFlowEndsWhenItsBytesHaveMovedAndTheOthersSpeedUp)
     EXPECT_DOUBLE_EQ(net->GetFlowBytes(ia), 0); // ended: no longer tracked
 }
 
+TEST_F(Fluid, AFlowStartedWhenAnotherEndsIsServedByTheSameRecomputation)
+{
+    // 8 Gb/s: 1 byte per ns. The 1000-byte flow ends at 1 us and its callback starts a
+    // 2000-byte one, which ends at 3 us: the completion and that start are one recomputation
+    // (three in all: the first start, that instant, the last end).
+    const uint32_t l = net->AddLink(8e9);
+    double secondEndNs = 0;
+    std::function<void(uint64_t)> second
+        = [&](uint64_t) { secondEndNs = Simulator::Now().GetNanoSeconds(); };
+    std::function<void(uint64_t)> first = [&](uint64_t)
+    {
+        FluidNetwork::FlowSpec next = Spec({ l }, 2000);
+        next.done = MakeCallback(&std::function<void(uint64_t)>::operator(), &second);
+        net->StartFlow(next);
+    };
+    FluidNetwork::FlowSpec a = Spec({ l }, 1000);
+    a.done = MakeCallback(&std::function<void(uint64_t)>::operator(), &first);
+    net->StartFlow(a);
+    Simulator::Run();
+    EXPECT_EQ(secondEndNs, 3000.0);
+    EXPECT_EQ(net->GetRecomputations(), 3u);
+    EXPECT_NEAR(net->GetLinkBytes(l, FluidNetwork::CROSS), 3000, 1e-6);
+}
+
 TEST_F(Fluid, AStoppedFlowKeepsItsBytesAndTheRatesChangedTraceCoversTime)
 {
     const uint32_t l = net->AddLink(8e9);
