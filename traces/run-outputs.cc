@@ -149,21 +149,32 @@ FormatLinkCsv(const std::vector<LinkRow>& rows)
 namespace
 {
 
-// Writes t as "{:.6f}" does. A bin starts on a whole microsecond (within a nanosecond) in
-// practice, and then its integer microseconds are the correctly rounded six decimals
-// (integers format several times faster than doubles).
+// Writes v as fmt's "{:.Nf}" does, N = decimals (0 to 6). Where v * 10^N lies clear of a
+// rounding tie (by far more than that product's own rounding error) its nearest integer is
+// fmt's correctly rounded result, and integers format several times faster than doubles.
 void
-AppendSixDecimals(std::string& out, double t)
+AppendFixed(std::string& out, double v, int decimals)
 {
-    const double us = t * 1e6;
-    const double whole = std::round(us);
-    if (!std::signbit(t) && t < 1e9 && std::abs(us - whole) < 1e-3)
+    static constexpr double kScale[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6 };
+    static constexpr uint64_t kDivisor[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+    const double x = v * kScale[decimals];
+    const double below = std::floor(x);
+    // Below 1e12 the product is within 1.2e-4 of v * 10^N.
+    if (!std::signbit(v) && x < 1e12 && std::abs(x - below - 0.5) > 1e-3)
     {
-        const auto n = static_cast<uint64_t>(whole);
-        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}.{:06}"), n / 1000000, n % 1000000);
+        const auto n = static_cast<uint64_t>(x - below < 0.5 ? below : below + 1);
+        const fmt::format_int whole(n / kDivisor[decimals]);
+        out.append(whole.data(), whole.size());
+        if (decimals > 0)
+        {
+            const fmt::format_int part(n % kDivisor[decimals]);
+            out += '.';
+            out.append(decimals - part.size(), '0');
+            out.append(part.data(), part.size());
+        }
         return;
     }
-    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.6f}"), t);
+    fmt::format_to(std::back_inserter(out), "{:.{}f}", v, decimals);
 }
 
 } // namespace
@@ -177,7 +188,7 @@ AppendLinkCsvRows(std::string& out, const std::vector<LinkRow>& rows)
     const LinkRow* last = nullptr;
     for (const auto& r : rows)
     {
-        AppendSixDecimals(out, r.startS);
+        AppendFixed(out, r.startS, 6);
         const bool same = last != nullptr && r.widthS == last->widthS
                           && r.jobBytes == last->jobBytes && r.crossBytes == last->crossBytes
                           && r.queueMeanBytes == last->queueMeanBytes
@@ -187,10 +198,15 @@ AppendLinkCsvRows(std::string& out, const std::vector<LinkRow>& rows)
         {
             double toGbps = r.widthS > 0 ? 8.0 / r.widthS / 1e9 : 0.0;
             fields.clear();
-            fmt::format_to(std::back_inserter(fields),
-                           FMT_COMPILE(",{},{},{:.4f},{:.4f},{:.0f},{},{},{}\n"), r.jobBytes,
-                           r.crossBytes, r.jobBytes * toGbps, r.crossBytes * toGbps,
-                           r.queueMeanBytes, r.queueMaxBytes, r.drops, r.ecnMarks);
+            fmt::format_to(std::back_inserter(fields), FMT_COMPILE(",{},{},"), r.jobBytes,
+                           r.crossBytes);
+            AppendFixed(fields, r.jobBytes * toGbps, 4);
+            fields += ',';
+            AppendFixed(fields, r.crossBytes * toGbps, 4);
+            fields += ',';
+            AppendFixed(fields, r.queueMeanBytes, 0);
+            fmt::format_to(std::back_inserter(fields), FMT_COMPILE(",{},{},{}\n"), r.queueMaxBytes,
+                           r.drops, r.ecnMarks);
         }
         out += fields;
         last = &r;

@@ -77,8 +77,8 @@ TEST(RunOutputs, WritesBothFilesAndNoTemporaries)
     }
 }
 
-// link.csv's rows take shortcuts (a repeated row's fields formatted once, a bin's start from its
-// whole microseconds): the text must be what formatting every field with fmt gives.
+// link.csv's rows take shortcuts (a repeated row's fields formatted once, decimals written from
+// integers away from rounding ties): the text must be what formatting every field with fmt gives.
 TEST(RunOutputs, LinkCsvRowsAreEveryFieldFormattedInFull)
 {
     std::vector<LinkRow> rows;
@@ -107,6 +107,26 @@ TEST(RunOutputs, LinkCsvRowsAreEveryFieldFormattedInFull)
         add(t, 1, 2.25);
     }
     add(3.0, 1, 2.25); // a repeat after those
+    // Other widths and values: rates and queues on and off ties, and beyond the shortcut's range.
+    uint64_t state = 12345;
+    auto next = [&state]
+    {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return state >> 11;
+    };
+    for (int i = 0; i < 20000; ++i)
+    {
+        LinkRow r;
+        r.widthS = std::vector<double>{ 100e-6, 50e-6, 37e-6, 1e-3, 0.1 }[next() % 5];
+        r.startS = static_cast<double>(next() % 100000) * r.widthS;
+        r.jobBytes = next() % 400000;
+        r.crossBytes = i % 3 == 0 ? 5 * (next() % 10) : next() % 4000000000ull;
+        r.queueMeanBytes = std::vector<double>{ static_cast<double>(next() % 1000) + 0.5,
+                                                static_cast<double>(next()) / 1024,
+                                                static_cast<double>(next() % 100000) * 0.1,
+                                                1e13 + 0.5, 0.49999999 }[next() % 5];
+        rows.push_back(r);
+    }
     std::string expected;
     for (const auto& r : rows)
     {
