@@ -111,6 +111,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     Advance();
     const uint64_t id = m_nextId++;
     Flow& f = m_flows[id];
+    f.id = id;
     m_active.push_back(&f); // the largest id yet: the list stays in id order
     f.spec = spec;
     f.cwnd = spec.initialWindowBytes;
@@ -473,9 +474,10 @@ FluidNetwork::CompleteDue()
     Advance();
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> done;
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> sent;
-    for (auto it = m_flows.begin(); it != m_flows.end();)
+    bool anyDone = false;
+    for (Flow*& flow : m_active)
     {
-        Flow& f = it->second;
+        Flow& f = *flow;
         if (f.Backlogged() && !f.sentCalled
             && f.spec.bytes - f.pushed <= f.pushRate * m_completionSlackS / 8 + 1e-6)
         {
@@ -484,7 +486,7 @@ FluidNetwork::CompleteDue()
             // FIFO: its last byte leaves once what is queued ahead of it has.
             const Link& at = m_links[f.spec.path[f.queuedAt]];
             f.drainByS = Simulator::Now().GetSeconds() + at.queueBits / at.bps;
-            sent.emplace_back(it->first, f.spec.sent);
+            sent.emplace_back(f.id, f.spec.sent);
         }
         const double remaining = f.spec.bytes - f.moved;
         // A backlogged flow is done when all its bytes have left the sender and its backlog
@@ -495,17 +497,15 @@ FluidNetwork::CompleteDue()
             || (remaining <= f.rate * m_completionSlackS / 8 + 1e-6
                 && (!f.Backlogged() || f.pushed >= f.spec.bytes)))
         {
-            done.emplace_back(it->first, f.spec.done);
-            it = m_flows.erase(it);
-        }
-        else
-        {
-            ++it;
+            done.emplace_back(f.id, f.spec.done);
+            m_flows.erase(f.id);
+            flow = nullptr;
+            anyDone = true;
         }
     }
-    if (!done.empty())
+    if (anyDone)
     {
-        ListActive();
+        m_active.erase(std::remove(m_active.begin(), m_active.end(), nullptr), m_active.end());
     }
     // The callbacks may start and stop flows (a ring's next message): one recomputation after
     // them serves those and these completions alike.

@@ -161,6 +161,7 @@ class FluidNetwork : public Object
     struct Flow
     {
         FlowSpec spec;
+        uint64_t id = 0;
         double moved = 0;    //!< bytes (delivered)
         double pushed = 0;   //!< bytes that left the sender (UNRESPONSIVE at a queued link)
         double rate = 0;     //!< bits per second (of its own bytes, delivered)
