@@ -497,8 +497,9 @@ FluidNetwork::CompleteDue()
             || (remaining <= f.rate * m_completionSlackS / 8 + 1e-6
                 && (!f.Backlogged() || f.pushed >= f.spec.bytes)))
         {
-            done.emplace_back(f.id, f.spec.done);
-            m_flows.erase(f.id);
+            const uint64_t id = f.id; // not a reference into the node erased
+            done.emplace_back(id, f.spec.done);
+            m_flows.erase(id);
             flow = nullptr;
             anyDone = true;
         }
