@@ -197,7 +197,7 @@ class FluidNetwork : public Object
     void ScheduleNextCompletion();
     void CompleteDue();
 
-    /** Lists the active flows in m_active, in id order (after a flow starts or ends). */
+    /** Lists the active flows in m_active again, in id order (after StopFlow). */
     void ListActive();
 
     /** Working space of a recomputation, kept between them so that it allocates nothing. */
