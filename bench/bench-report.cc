@@ -120,17 +120,23 @@ TableRow(const std::string& name, const json& r)
         return flow.contains(key) ? fmt::format(format, flow[key].get<double>()) : std::string("-");
     };
     // The flow engine's speed and peak memory over 10 and 100 times the packet level's
-    // simulated time.
+    // simulated time ("a/b"; the first alone without the long run).
+    auto flowPair = [&](const char* key, const char* longKey, const char* suffix)
+    {
+        if (!flow.contains(key))
+        {
+            return std::string("-");
+        }
+        std::string text = fmt::format("{:.0f}{}", flow[key].get<double>(), suffix);
+        if (flow.contains(longKey))
+        {
+            text += fmt::format("/{:.0f}{}", flow[longKey].get<double>(), suffix);
+        }
+        return text;
+    };
     const std::string flowSpeed
-        = flow.contains("faster_than_real_time") && flow.contains("long_run_faster_than_real_time")
-              ? fmt::format("{:.0f}x/{:.0f}x", flow["faster_than_real_time"].get<double>(),
-                            flow["long_run_faster_than_real_time"].get<double>())
-              : flowColumn("faster_than_real_time", "{:.0f}x");
-    const std::string flowRss
-        = flow.contains("peak_rss_mb") && flow.contains("long_run_peak_rss_mb")
-              ? fmt::format("{:.0f}/{:.0f}", flow["peak_rss_mb"].get<double>(),
-                            flow["long_run_peak_rss_mb"].get<double>())
-              : flowColumn("peak_rss_mb", "{:.0f}");
+        = flowPair("faster_than_real_time", "long_run_faster_than_real_time", "x");
+    const std::string flowRss = flowPair("peak_rss_mb", "long_run_peak_rss_mb", "");
     return fmt::format(
         "{:<30} {:>9.3f} {:>9.2f} {:>10.1f} {:>12.0f} {:>11.3f} {:>9} {:>9.0f} {:>10} {:>10} "
         "{:>12}\n",

@@ -119,12 +119,11 @@ FluidNetwork::SolveQueues()
 }
 
 void
-FluidNetwork::RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left)
+FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
+                              const std::vector<Flow*>& rest, std::vector<double>& left)
 {
     SolveQueues();
-    std::vector<Flow*>& paced = m_scratch.paced;
     std::vector<Flow*>& backlogged = m_scratch.backlogged;
-    paced.clear();
     backlogged.clear();
     for (Flow* f : all)
     {
@@ -144,10 +143,6 @@ FluidNetwork::RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left
                 f->cap = std::min(f->cap, f->Window() * 8 / f->rttS);
             }
         }
-        if (f->spec.paced)
-        {
-            paced.push_back(f);
-        }
         if (f->Backlogged())
         {
             backlogged.push_back(f);
@@ -160,15 +155,6 @@ FluidNetwork::RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left
     }
     // Window and share flows take their rates (window flows behind the queue); unresponsive
     // ones are held only before their queue: what they push.
-    std::vector<Flow*>& rest = m_scratch.rest;
-    rest.clear();
-    for (Flow* f : all)
-    {
-        if (!f->spec.paced)
-        {
-            rest.push_back(f);
-        }
-    }
     WaterFill(rest, left,
               [](uint32_t l, const Flow& f)
               { return !f.Backlogged() || Upstream(f.spec.path, l, f.queuedAt); });

@@ -70,16 +70,6 @@ FluidNetwork::DoDispose()
     Object::DoDispose();
 }
 
-void
-FluidNetwork::ListActive()
-{
-    m_active.clear();
-    for (auto& [id, f] : m_flows)
-    {
-        m_active.push_back(&f);
-    }
-}
-
 uint32_t
 FluidNetwork::AddLink(double bps, bool fifo, bool queued)
 {
@@ -136,8 +126,8 @@ FluidNetwork::StopFlow(uint64_t id)
     }
     Advance();
     m_finished[id] = it->second.moved;
+    m_active.erase(std::find(m_active.begin(), m_active.end(), &it->second));
     m_flows.erase(it);
-    ListActive();
     RecomputeUnlessCompleting();
 }
 
@@ -405,7 +395,7 @@ FluidNetwork::Recompute()
     }
     if (m_anyQueued)
     {
-        RecomputeQueued(all, left);
+        RecomputeQueued(all, paced, rest, left);
     }
     else if (paced.empty() || !m_anyFifo)
     {
@@ -474,7 +464,6 @@ FluidNetwork::CompleteDue()
     Advance();
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> done;
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> sent;
-    bool anyDone = false;
     for (Flow*& flow : m_active)
     {
         Flow& f = *flow;
@@ -501,10 +490,9 @@ FluidNetwork::CompleteDue()
             done.emplace_back(id, f.spec.done);
             m_flows.erase(id);
             flow = nullptr;
-            anyDone = true;
         }
     }
-    if (anyDone)
+    if (!done.empty())
     {
         m_active.erase(std::remove(m_active.begin(), m_active.end(), nullptr), m_active.end());
     }

@@ -187,7 +187,9 @@ class FluidNetwork : public Object
     void RecomputeUnlessCompleting();
     void FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
                        std::vector<double>& left);
-    void RecomputeQueued(std::vector<Flow*>& all, std::vector<double>& left);
+    /** Rates where queued links are: `paced` and `rest` split `all` (Recompute's lists). */
+    void RecomputeQueued(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
+                         const std::vector<Flow*>& rest, std::vector<double>& left);
     void SolveQueues();
     /** The next time step while queues change; negative when nothing changes between flow
      * events. */
@@ -196,9 +198,6 @@ class FluidNetwork : public Object
                    const std::function<bool(uint32_t, const Flow&)>& counts);
     void ScheduleNextCompletion();
     void CompleteDue();
-
-    /** Lists the active flows in m_active again, in id order (after StopFlow). */
-    void ListActive();
 
     /** Working space of a recomputation, kept between them so that it allocates nothing. */
     struct Scratch
