@@ -160,47 +160,6 @@ struct FlowPlayer
     }
 };
 
-} // namespace
-
-const std::vector<std::string>&
-FlowEngineIgnoredKeys()
-{
-    // Buffers, marks, loss and congestion control: what the fluid model does not have
-    // (docs/flow-engine.md). The switch's discipline, the TCP buffers, delayed ACKs and
-    // CUBIC's HyStart do count where its standing queues apply.
-    static const std::vector<std::string> keys = {
-        "topology.host_queue",
-        "topology.switch_queue.buffer_bytes",
-        "topology.switch_queue.ecn_kmin_bytes",
-        "topology.switch_queue.ecn_kmax_bytes",
-        "topology.switch_queue.ecn_pmax",
-        "topology.pfc",
-        "dcqcn",
-        "job.rdma.ack_interval",
-        "job.rdma.cnp_interval_us",
-        "job.rdma.nak_interval_us",
-        "job.rdma.retransmit_timeout_ms",
-        "job.rdma.nic_backpressure_bytes",
-        "job.rdma.nic_weight",
-        "job.rdma.nic_tcp_queues",
-        "tcp.congestion_control (but CUBIC's HyStart with simulation.flow_queues)",
-        "tcp.snd_buf_bytes (but with simulation.flow_queues)",
-        "tcp.rcv_buf_bytes (but with simulation.flow_queues)",
-        "tcp.time_wait_ms",
-        "tcp.min_rto_ms",
-        "tcp.delayed_ack_count (but with simulation.flow_queues)",
-        "tcp.delayed_ack_timeout_ms",
-        "tcp.sack",
-        "tcp.ecn",
-        "job.tcp.interleave_stripes",
-        "job.nccl.slice_bytes (with simulation.flow_whole_steps)",
-    };
-    return keys;
-}
-
-namespace
-{
-
 // Whether a host runs an RDMA job: its NIC then serves RoCE and TCP/IP round robin.
 bool
 HostRunsRdma(const Scenario& s, uint32_t host)
@@ -269,6 +228,11 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         // Every port is one FIFO but an RDMA job's NICs, which serve RoCE and TCP/IP round
         // robin (NicQueueDisc).
         up.push_back(m_net->AddLink(bps, !HostRunsRdma(s, i)));
+        if (m_queues && !HostRunsRdma(s, i) && s.hostQueue.discipline == "fifo")
+        {
+            // Slow start behind a standing queue can overrun a sender's NIC buffer.
+            m_net->SetOverflowBuffer(up.back(), s.hostQueue.bufferBytes);
+        }
         down.push_back(m_net->AddLink(bps, true, m_queues));
         m_ports.push_back({ StarTopologyHelper::PortName(i, true), up.back() });
         m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });
@@ -353,14 +317,24 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         m_newConnection.initialWindowBytes = double(kTcpInitialCwndSegments) * mss;
         m_newConnection.slowStartGain = 1.0 / std::max(1u, TcpSocketDefault("DelAckCount"));
         m_newConnection.segmentBytes = mss;
-        // CUBIC's HyStart (ns-3's, on by default) ends slow start at its low window once a
-        // standing queue holds the window back (fluid-network.h).
-        if (s.tcpCongestionControl == "cubic"
-            && AttributeNow<BooleanValue>("ns3::TcpCubic::HyStart").Get())
+        // CUBIC's HyStart (ns-3's, on by default) ends slow start from its low window on
+        // (fluid-network.h); a loss keeps CUBIC's beta of the window, NewReno's half.
+        m_newConnection.lossBeta = 0.5;
+        if (s.tcpCongestionControl == "cubic")
         {
-            m_newConnection.hystartWindowBytes
-                = double(AttributeNow<UintegerValue>("ns3::TcpCubic::HyStartLowWindow").Get())
-                  * mss;
+            const std::string cubic = "ns3::TcpCubic::";
+            m_newConnection.lossBeta = AttributeNow<DoubleValue>(cubic + "Beta").Get();
+            if (AttributeNow<BooleanValue>(cubic + "HyStart").Get())
+            {
+                m_newConnection.hystartWindowBytes
+                    = double(AttributeNow<UintegerValue>(cubic + "HyStartLowWindow").Get()) * mss;
+                m_newConnection.hystartAckDeltaS
+                    = AttributeNow<TimeValue>(cubic + "HyStartAckDelta").Get().GetSeconds();
+                m_newConnection.hystartDelayMinS
+                    = AttributeNow<TimeValue>(cubic + "HyStartDelayMin").Get().GetSeconds();
+                m_newConnection.hystartDelayMaxS
+                    = AttributeNow<TimeValue>(cubic + "HyStartDelayMax").Get().GetSeconds();
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 // FluidNetwork's queued links (fluid-network.h, fluid-queue.h): the standing queues, the rates
-// they leave each kind of flow, and the time steps while they change.
+// they leave each kind of flow, the time steps while they change, slow start's end and the
+// host buffers it overruns.
 #include "fluid-network.h"
 #include "fluid-queue.h"
 
@@ -131,12 +132,14 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         {
             const double queueing = GetQueueDelay(f->spec.path);
             f->rttS = f->spec.baseRttS + queueing;
-            // HyStart: behind a standing queue the window's ACKs come back as one train as
-            // long as the round trip, which ends slow start once the window is large enough.
-            if (f->slowStart && queueing > f->spec.baseRttS
-                && f->cwnd >= f->spec.hystartWindowBytes)
+            f->minRttS = std::min(f->minRttS, f->rttS);
+            // HyStart (ns-3's CUBIC): the ACK train, or the delay rule once the queue has
+            // grown by the smallest round trip (clamped) since the flow saw it.
+            if (f->slowStart && f->cwnd >= f->spec.hystartWindowBytes)
             {
-                f->slowStart = false;
+                const double rise
+                    = std::clamp(f->minRttS, f->spec.hystartDelayMinS, f->spec.hystartDelayMaxS);
+                f->slowStart = !(TrainEndsSlowStart(*f, f->cwnd) || f->rttS > f->minRttS + rise);
             }
             if (f->rttS > 0)
             {
@@ -188,6 +191,65 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         = [](uint32_t l, const Flow& f) { return !Upstream(f.spec.path, l, f.queuedAt); };
     WaterFill(draining, left, downstream);
     WaterFill(pushing, left, downstream);
+}
+
+bool
+FluidNetwork::TrainEndsSlowStart(const Flow& f, double windowBytes) const
+{
+    // A window's ACKs come back in bursts, spaced as its packets left the port. The train
+    // runs while they come within the ACK spacing of each other and ends slow start once it
+    // is longer than the smallest round trip: at once when that round trip is within the
+    // spacing, otherwise only when the window sent at line rate spans it (packet-level
+    // traces, docs/flow-engine.md).
+    if (f.queuedAt < 0 || !(f.minRttS < kUnbounded))
+    {
+        return false;
+    }
+    const double bps = m_links[f.spec.path[f.queuedAt]].bps;
+    return f.minRttS <= f.spec.hystartAckDeltaS || windowBytes * 8 / bps > f.minRttS;
+}
+
+void
+FluidNetwork::Overflow(double dt)
+{
+    // What the window flows in slow start send beyond what the link serves (each ACK releases
+    // its bytes and a share more) fills its buffer; it drains while they send less.
+    for (uint32_t l : m_overflowLinks)
+    {
+        m_links[l].probeBits = 0;
+    }
+    for (const Flow* f : m_active)
+    {
+        const double gain = f->Growing() ? f->spec.slowStartGain : 0;
+        for (uint32_t l : f->spec.path)
+        {
+            if (m_links[l].overflowBufferBits > 0)
+            {
+                m_links[l].probeBits += f->rate * f->spec.wireFactor * (1 + gain);
+            }
+        }
+    }
+    for (uint32_t l : m_overflowLinks)
+    {
+        Link& link = m_links[l];
+        link.overrunBits = std::max(0.0, link.overrunBits + (link.probeBits - link.bps) * dt);
+        if (link.overrunBits < link.overflowBufferBits)
+        {
+            continue;
+        }
+        // Tail drop hits every flow sending through the link while it stays full.
+        link.overrunBits = 0;
+        ++link.overflows;
+        for (Flow* f : m_active)
+        {
+            if (f->spec.kind == WINDOW && f->rate > 0
+                && std::find(f->spec.path.begin(), f->spec.path.end(), l) != f->spec.path.end())
+            {
+                f->cwnd = std::max(2 * f->spec.segmentBytes, f->spec.lossBeta * f->cwnd);
+                f->slowStart = false;
+            }
+        }
+    }
 }
 
 Time

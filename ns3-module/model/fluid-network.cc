@@ -59,6 +59,13 @@ FluidNetwork::Flow::Window() const
     return std::min({ spec.windowBytes, cwnd, spec.bytes });
 }
 
+bool
+FluidNetwork::Flow::Growing() const
+{
+    return spec.kind == WINDOW && slowStart
+           && cwnd < std::min(spec.windowBytes, spec.bytes - moved);
+}
+
 FluidNetwork::~FluidNetwork() = default;
 
 void
@@ -158,6 +165,25 @@ FluidNetwork::GetFlowWindow(uint64_t id) const
     return it == m_flows.end() ? 0.0 : it->second.Window();
 }
 
+bool
+FluidNetwork::IsInSlowStart(uint64_t id) const
+{
+    auto it = m_flows.find(id);
+    return it != m_flows.end() && it->second.spec.kind == WINDOW && it->second.slowStart;
+}
+
+void
+FluidNetwork::SetOverflowBuffer(uint32_t link, double bytes)
+{
+    NS_ABORT_MSG_IF(!(bytes > 0), "FluidNetwork: an overflow buffer needs bytes above 0");
+    Link& l = m_links.at(link);
+    if (l.overflowBufferBits == 0)
+    {
+        m_overflowLinks.push_back(link);
+    }
+    l.overflowBufferBits = bytes * 8;
+}
+
 double
 FluidNetwork::GetQueueBytes(uint32_t link) const
 {
@@ -227,10 +253,24 @@ FluidNetwork::Advance()
         const double delivered = f.moved - before;
         if (f.spec.kind == WINDOW && f.cwnd < f.spec.windowBytes)
         {
+            const double grown = f.cwnd + f.spec.slowStartGain * delivered;
+            if (f.slowStart && grown >= f.spec.hystartWindowBytes
+                && TrainEndsSlowStart(f, std::max(f.cwnd, f.spec.hystartWindowBytes)))
+            {
+                // The ACK train ends slow start as the window reaches the low window, not at
+                // the next recomputation.
+                f.cwnd = std::max(f.cwnd, f.spec.hystartWindowBytes);
+                f.slowStart = false;
+                continue;
+            }
             // Slow start: a segment per ACK; then about a segment per round trip.
-            f.cwnd += f.slowStart ? f.spec.slowStartGain * delivered
-                                  : (f.rttS > 0 ? f.spec.segmentBytes * dt / f.rttS : 0);
+            f.cwnd = f.slowStart ? grown
+                                 : f.cwnd + (f.rttS > 0 ? f.spec.segmentBytes * dt / f.rttS : 0);
         }
+    }
+    if (!m_overflowLinks.empty())
+    {
+        Overflow(dt);
     }
     for (auto& l : m_links)
     {

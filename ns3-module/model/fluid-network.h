@@ -86,9 +86,19 @@ class FluidNetwork : public Object
         double slowStartGain = 1;               //!< WINDOW: window growth per byte delivered
         double baseRttS = 0;                    //!< WINDOW: round trip without queues
         double segmentBytes = 1448;             //!< WINDOW: growth after slow start, per RTT
-        /** WINDOW: slow start ends at this window once a standing queue holds the flow's
-         * window back (CUBIC's HyStart sees its ACK train; kUnbounded: never). */
+        /** WINDOW: CUBIC's HyStart can end slow start from this window on (its low window;
+         * kUnbounded: never, slow start then ends only on a loss). */
         double hystartWindowBytes = kUnbounded;
+        /** WINDOW: HyStart's ACK train ends slow start at the low window when the flow's
+         * smallest round trip is within this ACK spacing (the gaps between the window's ACK
+         * bursts cannot break the train) or when the window sent at line rate spans it. */
+        double hystartAckDeltaS = 0.002;
+        /** WINDOW: HyStart's delay rule: slow start ends once the round trip exceeds the
+         * smallest by that round trip clamped to [min, max]. */
+        double hystartDelayMinS = 0.004;
+        double hystartDelayMaxS = 1.0;
+        /** WINDOW: the window kept after a loss (CUBIC's beta). */
+        double lossBeta = 0.7;
         Callback<void, uint64_t> done; //!< called with the flow id when its bytes have moved
         /** UNRESPONSIVE at a queued link: called when its bytes have all left the sender (they
          * may still wait in the queue); others: not called. */
@@ -103,6 +113,17 @@ class FluidNetwork : public Object
      * (above); a flow's last queued link is where its backlog waits.
      */
     uint32_t AddLink(double bps, bool fifo = false, bool queued = false);
+    /**
+     * Gives a host's egress link a tail-drop buffer that its window flows in slow start can
+     * overrun (they send what each ACK releases plus what their window grows): once they have sent
+     * this many bytes more than the link serves, every window flow sending through it loses, keeps
+     * lossBeta of its window and leaves slow start.
+     */
+    void SetOverflowBuffer(uint32_t link, double bytes);
+    /** How many times the link's overflow buffer overflowed. */
+    uint64_t GetOverflows(uint32_t link) const { return m_links.at(link).overflows; }
+    /** Whether a window flow is still in slow start (false when not active). */
+    bool IsInSlowStart(uint64_t id) const;
     /** Starts a flow now; returns its id. */
     uint64_t StartFlow(const FlowSpec& spec);
     /** Ends a flow now, whatever it has left (no completion callback). */
@@ -153,9 +174,13 @@ class FluidNetwork : public Object
         double rate[2] = { 0, 0 };  //!< current, bits per second, per class
         bool fifo = false;
         bool queued = false;
-        double queueBits = 0;       //!< queued links: the standing queue
-        double queueBitSeconds = 0; //!< the queue integrated over time
-        double maxQueueBits = 0;    //!< since ResetMaxQueues()
+        double queueBits = 0;          //!< queued links: the standing queue
+        double queueBitSeconds = 0;    //!< the queue integrated over time
+        double maxQueueBits = 0;       //!< since ResetMaxQueues()
+        double overflowBufferBits = 0; //!< SetOverflowBuffer's (0: none)
+        double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
+        uint64_t overflows = 0;
+        double probeBits = 0; //!< Overflow's: what the flows send into it, per second
     };
 
     struct Flow
@@ -173,13 +198,16 @@ class FluidNetwork : public Object
         double drainByS = 0; //!< once all pushed: when its last byte reaches the queue's head
         double cwnd = 0;     //!< WINDOW: its window (bytes)
         bool slowStart = true;
-        double rttS = 0; //!< WINDOW: its round trip at the last recomputation
+        double rttS = 0;             //!< WINDOW: its round trip at the last recomputation
+        double minRttS = kUnbounded; //!< WINDOW: the smallest round trip it has seen
         /** WaterFill's: where the links it counts on start and end in Scratch::counted. */
         uint32_t countedBegin = 0;
         uint32_t countedEnd = 0;
 
         bool Backlogged() const { return queuedAt >= 0 && spec.kind == UNRESPONSIVE; }
         double Window() const;
+        /** Whether slow start still grows the window (not held by its buffers or bytes). */
+        bool Growing() const;
     };
 
     void Recompute();
@@ -191,6 +219,10 @@ class FluidNetwork : public Object
     void RecomputeQueued(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
                          const std::vector<Flow*>& rest, std::vector<double>& left);
     void SolveQueues();
+    /** HyStart's ACK train: whether it ends slow start at this window (fluid-network-queues.cc). */
+    bool TrainEndsSlowStart(const Flow& f, double windowBytes) const;
+    /** Host links whose overflow buffer the window flows overran since the last call: they lose. */
+    void Overflow(double dt);
     /** The next time step while queues change; negative when nothing changes between flow
      * events. */
     Time QueueStep() const;
@@ -229,6 +261,7 @@ class FluidNetwork : public Object
     };
 
     std::vector<Link> m_links;
+    std::vector<uint32_t> m_overflowLinks; //!< links with an overflow buffer
     bool m_anyFifo = false;
     bool m_anyQueued = false;
     std::map<uint64_t, Flow> m_flows; //!< active flows, by id (ordered: deterministic)

@@ -1,6 +1,7 @@
 // The standing queue of a saturated FIFO port (fluid-queue.h) and FluidNetwork's queued links:
 // the fixed point worked out by hand, unresponsive flows served from their backlog, window
-// flows at window / round trip, slow start and its HyStart exit.
+// flows at window / round trip, slow start, its HyStart exit and the losses where it overruns a
+// sender's buffer.
 #include "ns3/fluid-network.h"
 #include "ns3/fluid-queue.h"
 #include "ns3/simulator.h"
@@ -217,9 +218,9 @@ TEST_F(QueuedPort, ABackloggedFlowIsSentBeforeItIsDoneAndDrainsAfterwards)
 TEST_F(QueuedPort, SlowStartGrowsByWhatIsDeliveredUntilHyStartSeesTheQueue)
 {
     // Behind a growing unresponsive backlog, two window flows in slow start: one grows by half
-    // of what it delivers (an ACK every two segments, a segment per ACK) all along; the other
-    // leaves slow start at its HyStart window once the queue holds it back, then grows by
-    // about a segment per round trip.
+    // of what it delivers (an ACK every two segments, a segment per ACK) all along; the other,
+    // whose smallest round trip (the empty port's) is within HyStart's ACK spacing, leaves
+    // slow start at its HyStart window, then grows by about a segment per round trip.
     net->StartFlow(Unresponsive(FluidNetwork::kUnbounded));
     const uint64_t plain = net->StartFlow(Window(FluidNetwork::kUnbounded, 4e6, 14480));
     auto hy = Window(FluidNetwork::kUnbounded, 4e6, 14480);
@@ -235,6 +236,95 @@ TEST_F(QueuedPort, SlowStartGrowsByWhatIsDeliveredUntilHyStartSeesTheQueue)
     EXPECT_GE(net->GetFlowWindow(hystart), 16 * 1448);
     EXPECT_LT(net->GetFlowWindow(hystart), 0.5 * net->GetFlowWindow(plain));
     Simulator::Stop();
+}
+
+TEST_F(QueuedPort, BehindALongQueueSlowStartGoesOnUntilTheQueueGrowsByItsRoundTrip)
+{
+    // A 50 MB window holds a steady 16 ms queue. A flow that starts behind it sees 16 ms as its
+    // smallest round trip: its ACK bursts (16 segments at line rate: 7 us) are far shorter, so
+    // HyStart's train never ends slow start (packet-level traces: flows that start behind
+    // VGG-16's standing queue leave slow start at hundreds of segments); the delay rule does
+    // once the round trip has grown by 16 ms.
+    auto holder = Window(FluidNetwork::kUnbounded, 50e6, 50e6);
+    net->StartFlow(holder);
+    auto spec = Window(FluidNetwork::kUnbounded, 4e6, 14480);
+    spec.hystartWindowBytes = 16 * 1448;
+    spec.segmentBytes = 1448;
+    const uint64_t late = net->StartFlow(spec);
+    Simulator::Stop(MilliSeconds(150));
+    Simulator::Run();
+    net->Advance();
+    const double minRtt = 4e-6 + 50e6 * 8 / kC;
+    EXPECT_NEAR(net->GetQueueBytes(port) * 8 / kC, minRtt, 0.2 * minRtt); // still about 16 ms
+    EXPECT_TRUE(net->IsInSlowStart(late));
+    EXPECT_GT(net->GetFlowWindow(late), 8 * 16 * 1448);
+    // An unresponsive backlog grows the queue: past twice the smallest round trip slow start
+    // ends.
+    net->StartFlow(Unresponsive(FluidNetwork::kUnbounded));
+    bool ended = false;
+    while (!ended && Simulator::Now() < MilliSeconds(400))
+    {
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        net->Advance();
+        const double rtt = 4e-6 + net->GetQueueBytes(port) * 8 / kC;
+        ended = !net->IsInSlowStart(late);
+        if (!ended)
+        {
+            EXPECT_LT(rtt, 2 * minRtt * 1.05) << "still in slow start at " << rtt << " s";
+        }
+    }
+    EXPECT_TRUE(ended);
+    Simulator::Stop();
+}
+
+TEST_F(QueuedPort, SlowStartThatOverrunsItsSendersBufferLosesOnEveryWindowThroughIt)
+{
+    // Two window flows without HyStart fill the port: in slow start they send half as much
+    // again as is delivered, which the NIC cannot pass. With a 1 MB buffer there it overflows
+    // within a millisecond: both keep 0.7 of their windows and leave slow start. With a buffer
+    // larger than what they overrun in 20 ms (31 MB) nothing is lost.
+    for (double buffer : { 1e6, 100e6 })
+    {
+        Ptr<FluidNetwork> n = CreateObject<FluidNetwork>();
+        const uint32_t sender = n->AddLink(kC, true);
+        const uint32_t tor = n->AddLink(kC, true, true);
+        n->SetOverflowBuffer(sender, buffer);
+        auto spec = Window(FluidNetwork::kUnbounded, 4e6, 14480);
+        spec.path = { sender, tor };
+        spec.lossBeta = 0.7;
+        const uint64_t a = n->StartFlow(spec);
+        const uint64_t b = n->StartFlow(spec);
+        double before = 0;
+        while (Simulator::Now() < MilliSeconds(20) && n->GetOverflows(sender) == 0)
+        {
+            before = n->GetFlowWindow(a);
+            Simulator::Stop(MicroSeconds(50));
+            Simulator::Run();
+            n->Advance();
+        }
+        Simulator::Stop(MilliSeconds(20) - Simulator::Now());
+        Simulator::Run();
+        n->Advance();
+        if (buffer < 10e6)
+        {
+            EXPECT_EQ(n->GetOverflows(sender), 1u);
+            EXPECT_FALSE(n->IsInSlowStart(a));
+            EXPECT_FALSE(n->IsInSlowStart(b));
+            // 0.7 of the window at the loss (within the 50 us step's growth), then a segment
+            // per round trip.
+            EXPECT_LT(n->GetFlowWindow(a), 0.8 * 4e6);
+            EXPECT_GT(n->GetFlowWindow(a), 0.7 * before);
+        }
+        else
+        {
+            EXPECT_EQ(n->GetOverflows(sender), 0u);
+            EXPECT_TRUE(n->IsInSlowStart(a));
+            EXPECT_TRUE(n->IsInSlowStart(b));
+        }
+        n->Dispose();
+        Simulator::Destroy();
+    }
 }
 
 TEST_F(QueuedPort, TheQueueIsIntegratedOverTimeAndItsLargestKept)

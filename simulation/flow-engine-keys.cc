@@ -1,0 +1,44 @@
+// The scenario keys the flow engine does not model (docs/flow-engine.md, "What it does not
+// have"): listed in every flow-level run's summary.json and refused as fit parameters.
+#include "flow-network.h"
+
+namespace flumen
+{
+
+const std::vector<std::string>&
+FlowEngineIgnoredKeys()
+{
+    // Buffers, marks, loss and congestion control: what the fluid model does not have
+    // (docs/flow-engine.md). The switch's discipline, the TCP buffers, delayed ACKs and
+    // CUBIC's HyStart do count where its standing queues apply.
+    static const std::vector<std::string> keys = {
+        "topology.host_queue (but its fifo buffer_bytes with simulation.flow_queues)",
+        "topology.switch_queue.buffer_bytes",
+        "topology.switch_queue.ecn_kmin_bytes",
+        "topology.switch_queue.ecn_kmax_bytes",
+        "topology.switch_queue.ecn_pmax",
+        "topology.pfc",
+        "dcqcn",
+        "job.rdma.ack_interval",
+        "job.rdma.cnp_interval_us",
+        "job.rdma.nak_interval_us",
+        "job.rdma.retransmit_timeout_ms",
+        "job.rdma.nic_backpressure_bytes",
+        "job.rdma.nic_weight",
+        "job.rdma.nic_tcp_queues",
+        "tcp.congestion_control (but its HyStart and loss decrease with simulation.flow_queues)",
+        "tcp.snd_buf_bytes (but with simulation.flow_queues)",
+        "tcp.rcv_buf_bytes (but with simulation.flow_queues)",
+        "tcp.time_wait_ms",
+        "tcp.min_rto_ms",
+        "tcp.delayed_ack_count (but with simulation.flow_queues)",
+        "tcp.delayed_ack_timeout_ms",
+        "tcp.sack",
+        "tcp.ecn",
+        "job.tcp.interleave_stripes",
+        "job.nccl.slice_bytes (with simulation.flow_whole_steps)",
+    };
+    return keys;
+}
+
+} // namespace flumen
