@@ -144,10 +144,17 @@ FormatHumanSummary(const RunSummary& sm)
             l.AppliedPercent(), l.packetsLost, l.packetsArrived);
     }
     const PortSummary& b = sm.bottleneck;
-    if (sm.engine == "flow")
+    if (sm.engine == "flow" && b.maxQueueBytes > 0)
     {
-        out += fmt::format("  bottleneck       {}: utilization {:.1f}% (the flow engine has no "
-                           "queues, drops or marks)\n",
+        out += fmt::format("  bottleneck       {}: utilization {:.1f}%, standing queue mean {:.0f} "
+                           "KB max {:.0f} KB (the flow engine counts no drops or marks)\n",
+                           b.port, 100 * b.utilization, b.meanQueueBytes / 1e3,
+                           b.maxQueueBytes / 1e3);
+    }
+    else if (sm.engine == "flow")
+    {
+        out += fmt::format("  bottleneck       {}: utilization {:.1f}% (no queue here in the flow "
+                           "engine; it counts no drops or marks)\n",
                            b.port, 100 * b.utilization);
     }
     else

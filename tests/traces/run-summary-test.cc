@@ -140,13 +140,24 @@ TEST(RunSummary, TheEngineTravelsAndTheTextSaysWhatItModels)
     flow.engine = "flow";
     flow.engineIgnores = { "topology.switch_queue", "dcqcn" };
     flow.wallPerSimulatedS = 0.01;
+    flow.bottleneck.meanQueueBytes = 0; // no standing queue
+    flow.bottleneck.maxQueueBytes = 0;
     const json j = ToJson(flow);
     EXPECT_EQ(j["engine"], "flow");
     const RunSummary back = RunSummaryFromJson(j, "flow.json");
     EXPECT_EQ(back.engineIgnores, flow.engineIgnores);
     const std::string text = FormatHumanSummary(flow);
     EXPECT_NE(text.find("100x faster than real time"), std::string::npos) << text;
-    EXPECT_NE(text.find("no queues, drops or marks"), std::string::npos) << text;
+    EXPECT_NE(text.find("no queue here in the flow engine; it counts no drops or marks"),
+              std::string::npos)
+        << text;
+    // Behind a standing queue (flow_queues) the flow engine's queue figures are printed.
+    RunSummary queued = flow;
+    queued.bottleneck.meanQueueBytes = 36e6;
+    queued.bottleneck.maxQueueBytes = 90000000;
+    const std::string withQueue = FormatHumanSummary(queued);
+    EXPECT_NE(withQueue.find("standing queue mean 36000 KB max 90000 KB"), std::string::npos)
+        << withQueue;
     // A summary written before engines existed reads as the packet level's.
     json old = ToJson(Sample());
     old.erase("engine");
