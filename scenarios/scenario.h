@@ -147,7 +147,7 @@ constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
 /** The same for the flow-level engine alone: only its runs (flow, auto) are keyed on it. */
 constexpr const char* kFlowEngineModelVersion
-    = "2026-11-27 HyStart's ACK train and delay rule, sender buffer overflow";
+    = "2026-11-27 HyStart's ACK train and delay rule, sender buffer overflow, timed";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

@@ -9,8 +9,9 @@ const std::vector<std::string>&
 FlowEngineIgnoredKeys()
 {
     // Buffers, marks, loss and congestion control: what the fluid model does not have
-    // (docs/flow-engine.md). The switch's discipline, the TCP buffers, delayed ACKs and
-    // CUBIC's HyStart do count where its standing queues apply.
+    // (docs/flow-engine.md). The switch's discipline, the TCP buffers, delayed ACKs, CUBIC's
+    // HyStart and a FIFO host buffer's overflow (its loss decrease) do count where its
+    // standing queues apply.
     static const std::vector<std::string> keys = {
         "topology.host_queue (but its fifo buffer_bytes with simulation.flow_queues)",
         "topology.switch_queue.buffer_bytes",

@@ -137,8 +137,10 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
             // grown by the smallest round trip (clamped) since the flow saw it.
             if (f->slowStart && f->cwnd >= f->spec.hystartWindowBytes)
             {
-                const double rise
-                    = std::clamp(f->minRttS, f->spec.hystartDelayMinS, f->spec.hystartDelayMaxS);
+                // ns-3's threshold: the round trip, capped at max, else raised to min.
+                const double rise = f->minRttS > f->spec.hystartDelayMaxS
+                                        ? f->spec.hystartDelayMaxS
+                                        : std::max(f->minRttS, f->spec.hystartDelayMinS);
                 f->slowStart = !(TrainEndsSlowStart(*f, f->cwnd) || f->rttS > f->minRttS + rise);
             }
             if (f->rttS > 0)
@@ -210,52 +212,82 @@ FluidNetwork::TrainEndsSlowStart(const Flow& f, double windowBytes) const
 }
 
 void
-FluidNetwork::Overflow(double dt)
+FluidNetwork::MeasureSending()
 {
-    // What the window flows in slow start send beyond what the link serves (each ACK releases
-    // its bytes and a share more) fills its buffer; it drains while they send less.
+    // What the flows send into each overflow link: their rates, and for windows that slow
+    // start still grows what each ACK releases beyond them (the window's growth).
     for (uint32_t l : m_overflowLinks)
     {
-        m_links[l].probeBits = 0;
+        m_links[l].sendingBps = 0;
     }
     for (const Flow* f : m_active)
     {
         const double gain = f->Growing() ? f->spec.slowStartGain : 0;
+        const double rate = f->Backlogged() ? f->pushRate : f->rate;
         for (uint32_t l : f->spec.path)
         {
             if (m_links[l].overflowBufferBits > 0)
             {
-                m_links[l].probeBits += f->rate * f->spec.wireFactor * (1 + gain);
+                m_links[l].sendingBps += rate * f->spec.wireFactor * (1 + gain);
             }
         }
     }
+}
+
+void
+FluidNetwork::Overflow(double dt)
+{
+    // What is sent beyond what the link serves fills its buffer; it drains while less is sent.
+    // The sending is the interval's, measured when its rates were set (QueueStep).
     for (uint32_t l : m_overflowLinks)
     {
         Link& link = m_links[l];
-        link.overrunBits = std::max(0.0, link.overrunBits + (link.probeBits - link.bps) * dt);
-        if (link.overrunBits < link.overflowBufferBits)
+        link.overrunBits = std::max(0.0, link.overrunBits + (link.sendingBps - link.bps) * dt);
+        if (link.overrunBits < link.overflowBufferBits * (1 - 1e-9))
         {
             continue;
         }
-        // Tail drop hits every flow sending through the link while it stays full.
+        // Tail drop costs every window flow sending through the link a loss. The buffer is
+        // then taken as drained: the windows it cut send less than the link serves (an
+        // approximation, docs/flow-engine.md).
         link.overrunBits = 0;
+        link.sendingBps = std::min(link.sendingBps, link.bps); // until the rates are reset
         ++link.overflows;
         for (Flow* f : m_active)
         {
             if (f->spec.kind == WINDOW && f->rate > 0
                 && std::find(f->spec.path.begin(), f->spec.path.end(), l) != f->spec.path.end())
             {
-                f->cwnd = std::max(2 * f->spec.segmentBytes, f->spec.lossBeta * f->cwnd);
+                f->cwnd = std::max(2 * f->spec.segmentBytes, f->spec.lossBeta * f->Window());
                 f->slowStart = false;
             }
         }
     }
 }
 
-Time
-FluidNetwork::QueueStep() const
+double
+FluidNetwork::UntilOverflow()
 {
-    bool changing = false;
+    MeasureSending();
+    double until = kUnbounded;
+    for (uint32_t l : m_overflowLinks)
+    {
+        const Link& link = m_links[l];
+        if (link.sendingBps > link.bps)
+        {
+            until = std::min(until, (link.overflowBufferBits - link.overrunBits)
+                                        / (link.sendingBps - link.bps));
+        }
+    }
+    return until;
+}
+
+Time
+FluidNetwork::QueueStep()
+{
+    // A host buffer filling up: the step ends when it would overflow.
+    const double untilOverflow = m_overflowLinks.empty() ? kUnbounded : UntilOverflow();
+    bool changing = untilOverflow < kUnbounded;
     for (const Flow* flow : m_active)
     {
         const Flow& f = *flow;
@@ -285,7 +317,12 @@ FluidNetwork::QueueStep() const
             delay = delay > 0 ? std::min(delay, d) : d;
         }
     }
-    const Time step = Seconds(m_stepFraction * delay);
+    Time step = Seconds(m_stepFraction * delay);
+    if (untilOverflow < kUnbounded)
+    {
+        const Time overflow = NanoSeconds(static_cast<int64_t>(std::ceil(untilOverflow * 1e9)));
+        step = delay > 0 ? std::min(step, overflow) : overflow;
+    }
     return std::min(m_maxStep, std::max(m_minStep, step));
 }
 

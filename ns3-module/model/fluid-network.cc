@@ -239,6 +239,10 @@ FluidNetwork::Advance()
     {
         return;
     }
+    if (!m_overflowLinks.empty())
+    {
+        Overflow(dt); // from the windows and rates the interval began with
+    }
     for (Flow* flow : m_active)
     {
         Flow& f = *flow;
@@ -267,10 +271,6 @@ FluidNetwork::Advance()
             f.cwnd = f.slowStart ? grown
                                  : f.cwnd + (f.rttS > 0 ? f.spec.segmentBytes * dt / f.rttS : 0);
         }
-    }
-    if (!m_overflowLinks.empty())
-    {
-        Overflow(dt);
     }
     for (auto& l : m_links)
     {

@@ -89,9 +89,10 @@ class FluidNetwork : public Object
         /** WINDOW: CUBIC's HyStart can end slow start from this window on (its low window;
          * kUnbounded: never, slow start then ends only on a loss). */
         double hystartWindowBytes = kUnbounded;
-        /** WINDOW: HyStart's ACK train ends slow start at the low window when the flow's
-         * smallest round trip is within this ACK spacing (the gaps between the window's ACK
-         * bursts cannot break the train) or when the window sent at line rate spans it. */
+        /** WINDOW: HyStart's ACK train ends slow start (at the low window, or at once when
+         * past it) when the flow's smallest round trip is within this ACK spacing (the gaps
+         * between the window's ACK bursts cannot break the train) or when the window sent at
+         * line rate spans that round trip. */
         double hystartAckDeltaS = 0.002;
         /** WINDOW: HyStart's delay rule: slow start ends once the round trip exceeds the
          * smallest by that round trip clamped to [min, max]. */
@@ -180,7 +181,7 @@ class FluidNetwork : public Object
         double overflowBufferBits = 0; //!< SetOverflowBuffer's (0: none)
         double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
         uint64_t overflows = 0;
-        double probeBits = 0; //!< Overflow's: what the flows send into it, per second
+        double sendingBps = 0; //!< MeasureSending's: what the flows send into it
     };
 
     struct Flow
@@ -221,11 +222,17 @@ class FluidNetwork : public Object
     void SolveQueues();
     /** HyStart's ACK train: whether it ends slow start at this window (fluid-network-queues.cc). */
     bool TrainEndsSlowStart(const Flow& f, double windowBytes) const;
-    /** Host links whose overflow buffer the window flows overran since the last call: they lose. */
+    /** Each overflow link's sendingBps from the flows' current rates and windows. */
+    void MeasureSending();
+    /** Fills the overflow links over dt at the sending MeasureSending last found; where one
+     * overflows, the window flows through it lose. */
     void Overflow(double dt);
-    /** The next time step while queues change; negative when nothing changes between flow
-     * events. */
-    Time QueueStep() const;
+    /** Measures the sending (MeasureSending): seconds until the first overflow link
+     * overflows at it. */
+    double UntilOverflow();
+    /** The next time step while queues change or a host buffer fills; negative when nothing
+     * changes between flow events. */
+    Time QueueStep();
     void WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
                    const std::function<bool(uint32_t, const Flow&)>& counts);
     void ScheduleNextCompletion();
