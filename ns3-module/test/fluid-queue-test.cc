@@ -133,6 +133,20 @@ struct QueuedPort : ::testing::Test
         s.baseRttS = 4e-6;
         return s;
     }
+    // A CUBIC connection: 10 segments first, 4 MB buffers, HyStart from 16 segments on.
+    FluidNetwork::FlowSpec Cubic()
+    {
+        auto s = Window(FluidNetwork::kUnbounded, 4e6, 14480);
+        s.hystartWindowBytes = 16 * 1448;
+        s.segmentBytes = 1448;
+        return s;
+    }
+    void RunUntil(Time t)
+    {
+        Simulator::Stop(t - Simulator::Now());
+        Simulator::Run();
+        net->Advance();
+    }
 };
 
 } // namespace
@@ -225,13 +239,8 @@ TEST_F(QueuedPort, SlowStartGrowsByWhatIsDeliveredUntilHyStartSeesTheQueue)
     // slow start at its HyStart window, then grows by about a segment per round trip.
     net->StartFlow(Unresponsive(FluidNetwork::kUnbounded));
     const uint64_t plain = net->StartFlow(Window(FluidNetwork::kUnbounded, 4e6, 14480));
-    auto hy = Window(FluidNetwork::kUnbounded, 4e6, 14480);
-    hy.hystartWindowBytes = 16 * 1448;
-    hy.segmentBytes = 1448;
-    const uint64_t hystart = net->StartFlow(hy);
-    Simulator::Stop(MilliSeconds(20));
-    Simulator::Run();
-    net->Advance();
+    const uint64_t hystart = net->StartFlow(Cubic());
+    RunUntil(MilliSeconds(20));
     EXPECT_GT(net->GetQueueBytes(port) * 8 / kC, 0.5e-3); // a standing queue
     EXPECT_NEAR(net->GetFlowWindow(plain), std::min(4e6, 14480 + 0.5 * net->GetFlowBytes(plain)),
                 1);
@@ -247,15 +256,9 @@ TEST_F(QueuedPort, BehindALongQueueSlowStartGoesOnUntilTheQueueGrowsByItsRoundTr
     // HyStart's train never ends slow start (packet-level traces: flows that start behind
     // VGG-16's standing queue leave slow start at hundreds of segments); the delay rule does
     // once the round trip has grown by 16 ms.
-    auto holder = Window(FluidNetwork::kUnbounded, 50e6, 50e6);
-    net->StartFlow(holder);
-    auto spec = Window(FluidNetwork::kUnbounded, 4e6, 14480);
-    spec.hystartWindowBytes = 16 * 1448;
-    spec.segmentBytes = 1448;
-    const uint64_t late = net->StartFlow(spec);
-    Simulator::Stop(MilliSeconds(150));
-    Simulator::Run();
-    net->Advance();
+    net->StartFlow(Window(FluidNetwork::kUnbounded, 50e6, 50e6));
+    const uint64_t late = net->StartFlow(Cubic());
+    RunUntil(MilliSeconds(150));
     const double minRtt = 4e-6 + 50e6 * 8 / kC;
     EXPECT_NEAR(net->GetQueueBytes(port) * 8 / kC, minRtt, 0.2 * minRtt); // still about 16 ms
     EXPECT_TRUE(net->IsInSlowStart(late));
@@ -266,9 +269,7 @@ TEST_F(QueuedPort, BehindALongQueueSlowStartGoesOnUntilTheQueueGrowsByItsRoundTr
     bool ended = false;
     while (!ended && Simulator::Now() < MilliSeconds(400))
     {
-        Simulator::Stop(MilliSeconds(1));
-        Simulator::Run();
-        net->Advance();
+        RunUntil(Simulator::Now() + MilliSeconds(1));
         const double rtt = 4e-6 + net->GetQueueBytes(port) * 8 / kC;
         ended = !net->IsInSlowStart(late);
         if (!ended)
