@@ -484,7 +484,7 @@ FluidNetwork::ScheduleNextCompletion()
             soonest = std::min(soonest, (f.spec.bytes - f.pushed) * 8 / f.pushRate);
         }
     }
-    if (m_anyQueued)
+    if (m_anyQueued || !m_overflowLinks.empty())
     {
         const Time step = QueueStep();
         soonest = step.IsPositive() ? std::min(soonest, step.GetSeconds()) : soonest;

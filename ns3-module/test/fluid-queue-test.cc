@@ -340,6 +340,31 @@ TEST_F(QueuedPort, SlowStartThatOverrunsItsSendersBufferLosesOnEveryWindowThroug
     }
 }
 
+TEST(FluidOverflow, AHostBufferOverflowsWithoutAnyQueuedPortToo)
+{
+    // Two window flows in slow start share a plain FIFO link with a 1 MB buffer: no standing
+    // queue anywhere, yet what slow start sends beyond the link fills the buffer.
+    Ptr<FluidNetwork> n = CreateObject<FluidNetwork>();
+    const uint32_t sender = n->AddLink(kC, true);
+    n->SetOverflowBuffer(sender, 1e6);
+    FluidNetwork::FlowSpec spec;
+    spec.path = { sender };
+    spec.kind = FluidNetwork::WINDOW;
+    spec.windowBytes = 4e6;
+    spec.initialWindowBytes = 14480;
+    spec.slowStartGain = 0.5;
+    spec.baseRttS = 4e-6;
+    const uint64_t a = n->StartFlow(spec);
+    n->StartFlow(spec);
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    n->Advance();
+    EXPECT_GE(n->GetOverflows(sender), 1u);
+    EXPECT_FALSE(n->IsInSlowStart(a));
+    n->Dispose();
+    Simulator::Destroy();
+}
+
 TEST_F(QueuedPort, TheQueueIsIntegratedOverTimeAndItsLargestKept)
 {
     // A growing backlog beside a window flow: the queue's integral is the sum of its level
