@@ -144,25 +144,21 @@ FormatHumanSummary(const RunSummary& sm)
             l.AppliedPercent(), l.packetsLost, l.packetsArrived);
     }
     const PortSummary& b = sm.bottleneck;
+    out += fmt::format("  bottleneck       {}: utilization {:.1f}%", b.port, 100 * b.utilization);
     if (sm.engine == "flow" && b.maxQueueBytes > 0)
     {
-        out += fmt::format("  bottleneck       {}: utilization {:.1f}%, standing queue mean {:.0f} "
-                           "KB max {:.0f} KB (the flow engine counts no drops or marks)\n",
-                           b.port, 100 * b.utilization, b.meanQueueBytes / 1e3,
-                           b.maxQueueBytes / 1e3);
+        out += fmt::format(", standing queue mean {:.0f} KB max {:.0f} KB (the flow engine counts "
+                           "no drops or marks)\n",
+                           b.meanQueueBytes / 1e3, b.maxQueueBytes / 1e3);
     }
     else if (sm.engine == "flow")
     {
-        out += fmt::format("  bottleneck       {}: utilization {:.1f}% (no queue here in the flow "
-                           "engine; it counts no drops or marks)\n",
-                           b.port, 100 * b.utilization);
+        out += " (no queue here in the flow engine; it counts no drops or marks)\n";
     }
     else
     {
-        out += fmt::format("  bottleneck       {}: utilization {:.1f}%, drops {}, ECN marks {}, "
-                           "queue mean {:.0f} KB max {:.0f} KB\n",
-                           b.port, 100 * b.utilization, b.drops, b.ecnMarks, b.meanQueueBytes / 1e3,
-                           b.maxQueueBytes / 1e3);
+        out += fmt::format(", drops {}, ECN marks {}, queue mean {:.0f} KB max {:.0f} KB\n",
+                           b.drops, b.ecnMarks, b.meanQueueBytes / 1e3, b.maxQueueBytes / 1e3);
     }
     // A fabric: its busiest uplink, where jobs meet.
     const PortSummary* uplink = nullptr;

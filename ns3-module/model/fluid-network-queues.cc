@@ -202,8 +202,8 @@ FluidNetwork::TrainEndsSlowStart(const Flow& f, double windowBytes) const
     // runs while they come within the ACK spacing of each other and ends slow start once it
     // is longer than the smallest round trip: at once when that round trip is within the
     // spacing, otherwise only when the window sent at line rate spans it (packet-level
-    // traces, docs/flow-engine.md).
-    if (f.queuedAt < 0 || !(f.minRttS < kUnbounded))
+    // traces, docs/flow-engine.md). Before a round trip is seen (unbounded) neither holds.
+    if (f.queuedAt < 0)
     {
         return false;
     }
@@ -212,37 +212,14 @@ FluidNetwork::TrainEndsSlowStart(const Flow& f, double windowBytes) const
 }
 
 void
-FluidNetwork::MeasureSending()
-{
-    // What the flows send into each overflow link: their rates, and for windows that slow
-    // start still grows what each ACK releases beyond them (the window's growth).
-    for (uint32_t l : m_overflowLinks)
-    {
-        m_links[l].sendingBps = 0;
-    }
-    for (const Flow* f : m_active)
-    {
-        const double gain = f->Growing() ? f->spec.slowStartGain : 0;
-        const double rate = f->Backlogged() ? f->pushRate : f->rate;
-        for (uint32_t l : f->spec.path)
-        {
-            if (m_links[l].overflowBufferBits > 0)
-            {
-                m_links[l].sendingBps += rate * f->spec.wireFactor * (1 + gain);
-            }
-        }
-    }
-}
-
-void
 FluidNetwork::Overflow(double dt)
 {
     // What is sent beyond what the link serves fills its buffer; it drains while less is sent.
-    // The sending is the interval's, measured when its rates were set (QueueStep).
+    // The sending is the interval's, set with its rates (Recompute).
     for (uint32_t l : m_overflowLinks)
     {
         Link& link = m_links[l];
-        link.overrunBits = std::max(0.0, link.overrunBits + (link.sendingBps - link.bps) * dt);
+        link.overrunBits = std::max(0.0, link.overrunBits + (link.SendingBps() - link.bps) * dt);
         if (link.overrunBits < link.overflowBufferBits * (1 - 1e-9))
         {
             continue;
@@ -251,7 +228,9 @@ FluidNetwork::Overflow(double dt)
         // then taken as drained: the windows it cut send less than the link serves (an
         // approximation, docs/flow-engine.md).
         link.overrunBits = 0;
-        link.sendingBps = std::min(link.sendingBps, link.bps); // until the rates are reset
+        // Until the rates are set again, sent no faster than served.
+        link.growthBps
+            = std::min(link.growthBps, std::max(0.0, link.bps - link.rate[JOB] - link.rate[CROSS]));
         ++link.overflows;
         for (Flow* f : m_active)
         {
@@ -266,24 +245,23 @@ FluidNetwork::Overflow(double dt)
 }
 
 double
-FluidNetwork::UntilOverflow()
+FluidNetwork::UntilOverflow() const
 {
-    MeasureSending();
     double until = kUnbounded;
     for (uint32_t l : m_overflowLinks)
     {
         const Link& link = m_links[l];
-        if (link.sendingBps > link.bps)
+        if (link.SendingBps() > link.bps)
         {
             until = std::min(until, (link.overflowBufferBits - link.overrunBits)
-                                        / (link.sendingBps - link.bps));
+                                        / (link.SendingBps() - link.bps));
         }
     }
     return until;
 }
 
 Time
-FluidNetwork::QueueStep()
+FluidNetwork::QueueStep() const
 {
     // A host buffer filling up: the step ends when it would overflow.
     const double untilOverflow = m_overflowLinks.empty() ? kUnbounded : UntilOverflow();

@@ -449,7 +449,7 @@ FluidNetwork::Recompute()
     }
     for (auto& l : m_links)
     {
-        l.rate[JOB] = l.rate[CROSS] = 0;
+        l.rate[JOB] = l.rate[CROSS] = l.growthBps = 0;
     }
     for (Flow* f : all)
     {
@@ -457,11 +457,18 @@ FluidNetwork::Recompute()
         {
             f->pushRate = f->rate;
         }
+        // Slow start sends what each ACK releases and the window's growth: into a host buffer.
+        const double gain = !m_overflowLinks.empty() && f->Growing() ? f->spec.slowStartGain : 0;
         for (size_t i = 0; i < f->spec.path.size(); ++i)
         {
             // Upstream of its queue a backlogged flow's links carry what it pushes.
             const double r = int(i) < f->queuedAt && f->Backlogged() ? f->pushRate : f->rate;
-            m_links[f->spec.path[i]].rate[f->spec.cls] += r * f->spec.wireFactor;
+            Link& link = m_links[f->spec.path[i]];
+            link.rate[f->spec.cls] += r * f->spec.wireFactor;
+            if (gain > 0 && link.overflowBufferBits > 0)
+            {
+                link.growthBps += r * f->spec.wireFactor * gain;
+            }
         }
     }
     ScheduleNextCompletion();

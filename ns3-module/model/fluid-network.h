@@ -181,7 +181,10 @@ class FluidNetwork : public Object
         double overflowBufferBits = 0; //!< SetOverflowBuffer's (0: none)
         double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
         uint64_t overflows = 0;
-        double sendingBps = 0; //!< MeasureSending's: what the flows send into it
+        /** Overflow links: what slow start's growth sends into it beyond the flows' rates. */
+        double growthBps = 0;
+        /** What the flows send into it: their rates on it and slow start's growth. */
+        double SendingBps() const { return rate[JOB] + rate[CROSS] + growthBps; }
     };
 
     struct Flow
@@ -222,17 +225,14 @@ class FluidNetwork : public Object
     void SolveQueues();
     /** HyStart's ACK train: whether it ends slow start at this window (fluid-network-queues.cc). */
     bool TrainEndsSlowStart(const Flow& f, double windowBytes) const;
-    /** Each overflow link's sendingBps from the flows' current rates and windows. */
-    void MeasureSending();
-    /** Fills the overflow links over dt at the sending MeasureSending last found; where one
-     * overflows, the window flows through it lose. */
+    /** Fills the overflow links over dt at the interval's sending; where one overflows, the
+     * window flows through it lose. */
     void Overflow(double dt);
-    /** Measures the sending (MeasureSending): seconds until the first overflow link
-     * overflows at it. */
-    double UntilOverflow();
+    /** Seconds until the first overflow link overflows at the current sending. */
+    double UntilOverflow() const;
     /** The next time step while queues change or a host buffer fills; negative when nothing
      * changes between flow events. */
-    Time QueueStep();
+    Time QueueStep() const;
     void WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
                    const std::function<bool(uint32_t, const Flow&)>& counts);
     void ScheduleNextCompletion();
