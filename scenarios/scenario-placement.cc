@@ -13,6 +13,12 @@
 namespace flumen
 {
 
+bool
+IsFlowTraffic(const std::string& type)
+{
+    return type == "websearch" || type == "burst" || type == "replay";
+}
+
 ns3::StarRoles
 CrossTrafficRoles(const Scenario& s)
 {

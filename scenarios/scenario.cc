@@ -194,6 +194,20 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
                          "no packets)",
                          s.engine));
     }
+    if (s.tcpCsv && s.engine != "packet")
+    {
+        Fail(source, "outputs.tcp_csv",
+             fmt::format("tcp.csv traces ns-3's TCP sockets: expected simulation.engine "
+                         "\"packet\" (the {} engine has no sockets)",
+                         s.engine));
+    }
+    if (s.tcpCsv && !IsFlowTraffic(s.crossType))
+    {
+        Fail(source, "outputs.tcp_csv",
+             fmt::format("tcp.csv traces the cross traffic's flows: expected cross_traffic.type "
+                         "websearch, burst or replay, got \"{}\"",
+                         s.crossType));
+    }
     ResolveJobNameAndHosts(s);
     CheckCollective(s, r);
     if (jobView)

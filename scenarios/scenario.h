@@ -111,6 +111,7 @@ struct Scenario
     double linkBinUs = 0;
     std::string pcapHostsText;       //!< outputs.pcap_hosts as given
     std::vector<uint32_t> pcapHosts; //!< its host indices (whose NIC links are captured)
+    bool tcpCsv = false;             //!< outputs.tcp_csv: each cross flow's socket traced
 
     double maxTimeS = 0;
     bool reportUnfinished = false; //!< simulation.on_max_time = report
@@ -136,6 +137,8 @@ struct Scenario
 std::vector<const Scenario*> Jobs(const Scenario& s);
 /** The configuration's roles with the cross traffic where the scenario puts it. */
 ns3::StarRoles CrossTrafficRoles(const Scenario& s);
+/** websearch, burst and replay: traffic made of flows (iperf streams are not). */
+bool IsFlowTraffic(const std::string& type);
 
 /**
  * Changes whenever the simulation gives different results for the same scenario (a fixed

@@ -22,12 +22,6 @@ constexpr int64_t kCrossTrafficStream = 1000;
 
 } // namespace
 
-bool
-IsFlowTraffic(const std::string& type)
-{
-    return type == "websearch" || type == "burst" || type == "replay";
-}
-
 Ptr<FlowSchedule>
 MakeCrossSchedule(const Scenario& s)
 {

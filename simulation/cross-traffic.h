@@ -17,9 +17,6 @@ namespace flumen
 
 struct Scenario;
 
-/** websearch, burst and replay: traffic made of flows (iperf streams are not). */
-bool IsFlowTraffic(const std::string& type);
-
 /**
  * The flow schedule of a websearch, burst or replay scenario, its random streams fixed; the
  * seed must be set first. Null for other types.

@@ -48,6 +48,8 @@ struct CrossTraffic
     std::function<uint64_t()> connectionsOpen;
     /** Bytes a flow carries besides its payload (the generator's header). */
     uint32_t flowOverheadBytes = 0;
+    /** Flow generators with outputs.tcp_csv (packet level): every flow's socket so far. */
+    std::function<std::vector<TcpFlowRow>()> takeTcpFlows;
 };
 
 /** Packets the network moved, for the speed figures. */

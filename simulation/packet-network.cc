@@ -8,6 +8,7 @@
 #include "ns3/iperf-helper.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/roce-header.h"
+#include "ns3/tcp-flow-tracer.h"
 #include "ns3/training-job-helper.h"
 
 #include <fmt/format.h>
@@ -48,6 +49,41 @@ SetTcpDefaults(const Scenario& s)
     const bool ecn = s.tcpEcn || s.tcpCongestionControl == "dctcp";
     Config::SetDefault("ns3::TcpSocketBase::UseEcn",
                        EnumValue(ecn ? TcpSocketState::On : TcpSocketState::Off));
+}
+
+// Each flow's socket traced from its creation on; the rows join the generator's records.
+std::function<std::vector<TcpFlowRow>()>
+TraceTcpFlows(Ptr<FlowGenerator> generator)
+{
+    Ptr<TcpFlowTracer> tracer = CreateObject<TcpFlowTracer>();
+    tracer->Install(generator);
+    return [generator, tracer]
+    {
+        std::vector<TcpFlowRow> rows;
+        const std::vector<TcpFlowStats>& stats = tracer->GetStats();
+        for (const FlowRecord& r : generator->GetRecords())
+        {
+            TcpFlowRow row;
+            row.id = r.id;
+            row.startS = r.start.GetSeconds();
+            row.sizeBytes = r.sizeBytes;
+            if (r.id < stats.size())
+            {
+                const TcpFlowStats& t = stats[r.id];
+                row.slowStartEndS
+                    = t.slowStartEnd.IsNegative() ? -1.0 : t.slowStartEnd.GetSeconds();
+                row.slowStartEndCwndBytes = t.slowStartEndCwnd;
+                row.slowStartEndedByLoss = t.slowStartEndedByLoss;
+                row.maxCwndBytes = t.maxCwnd;
+                row.minRttS = t.minRtt == Time::Max() ? -1.0 : t.minRtt.GetSeconds();
+                row.maxRttS = t.minRtt == Time::Max() ? -1.0 : t.maxRtt.GetSeconds();
+                row.recoveries = t.recoveries;
+                row.timeouts = t.timeouts;
+            }
+            rows.push_back(row);
+        }
+        return rows;
+    };
 }
 
 StarTopology
@@ -104,7 +140,10 @@ TcpIpHeaderBytes(bool timestamps)
     return 20 + 20 + (timestamps ? 12 : 0);
 }
 
-PacketNetwork::PacketNetwork(const Scenario& scenario) : m_topology(BuildStar(scenario)) {}
+PacketNetwork::PacketNetwork(const Scenario& scenario)
+    : m_topology(BuildStar(scenario)), m_traceTcp(scenario.tcpCsv)
+{
+}
 
 NodeContainer
 PacketNetwork::Nodes(const std::vector<uint32_t>& hosts) const
@@ -184,6 +223,10 @@ PacketNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
         *taken = records.size();
         return rows;
     };
+    if (m_traceTcp)
+    {
+        c.takeTcpFlows = TraceTcpFlows(generator);
+    }
     return c;
 }
 

@@ -40,6 +40,7 @@ class PacketNetwork : public Network
 
   private:
     ns3::StarTopology m_topology;
+    bool m_traceTcp; //!< outputs.tcp_csv: trace each cross-traffic flow's socket
     ns3::Ptr<ns3::LinkTimeSeries> m_series;
     /** Per rank of each ring job: its host's egress, the hop towards the next rank. */
     struct RingHop

@@ -172,6 +172,10 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
                           Simulator::Now().GetSeconds(),
                           streamed ? streamed->Flows() : nullptr };
     RunOutput out = Summarise(finished);
+    if (cross && cross->takeTcpFlows)
+    {
+        out.tcpFlows = cross->takeTcpFlows();
+    }
     out.streamed = streamed ? streamed->Files() : std::vector<std::string>{};
     out.summary.wallTimeS
         = std::chrono::duration<double>(Measurement::Clock::now() - wallStart).count();
@@ -240,6 +244,10 @@ ExtraOutputFiles(const RunOutput& out)
     if (!out.ringHops.empty())
     {
         files.emplace_back("ring.csv", FormatRingCsv(out.ringHops));
+    }
+    if (out.tcpFlows)
+    {
+        files.emplace_back("tcp.csv", FormatTcpCsv(*out.tcpFlows));
     }
     // What was written while the run went (RunOptions::streamDir) is not written again.
     files.erase(std::remove_if(files.begin(), files.end(),

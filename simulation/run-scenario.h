@@ -12,6 +12,7 @@
 #include "ns3/training-job-helper.h"
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -63,6 +64,8 @@ struct RunOutput
     std::vector<std::string> streamed;   //!< the files written into RunOptions::streamDir
     std::vector<RingHopSeries> ringHops; //!< each ring hop in bins (empty if not kept)
     std::vector<IterationRow> rows;      //!< sorted by iteration, then worker
+    /** outputs.tcp_csv: each cross-traffic flow's socket (empty optional: not traced). */
+    std::optional<std::vector<TcpFlowRow>> tcpFlows;
     RunSummary summary;
 };
 

@@ -138,6 +138,39 @@ AppendFlowsCsvRows(std::string& out, const std::vector<FlowRow>& rows)
 }
 
 std::string
+FormatTcpCsv(const std::vector<TcpFlowRow>& rows)
+{
+    std::string out = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
+                      "slow_start_end_cause,max_cwnd_bytes,min_rtt_s,max_rtt_s,recoveries,"
+                      "timeouts\n";
+    auto it = std::back_inserter(out);
+    for (const auto& r : rows)
+    {
+        fmt::format_to(it, FMT_COMPILE("{},{:.9f},{},"), r.id, r.startS, r.sizeBytes);
+        if (r.slowStartEndS >= 0)
+        {
+            fmt::format_to(it, FMT_COMPILE("{:.9f},{},{},"), r.slowStartEndS,
+                           r.slowStartEndCwndBytes, r.slowStartEndedByLoss ? "loss" : "hystart");
+        }
+        else
+        {
+            out += ",,,";
+        }
+        fmt::format_to(it, FMT_COMPILE("{},"), r.maxCwndBytes);
+        if (r.minRttS >= 0)
+        {
+            fmt::format_to(it, FMT_COMPILE("{:.9f},{:.9f},"), r.minRttS, r.maxRttS);
+        }
+        else
+        {
+            out += ",,";
+        }
+        fmt::format_to(it, FMT_COMPILE("{},{}\n"), r.recoveries, r.timeouts);
+    }
+    return out;
+}
+
+std::string
 FormatLinkCsv(const std::vector<LinkRow>& rows)
 {
     std::string out = "time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,"

@@ -48,6 +48,22 @@ struct FlowRow
     bool failed = false;
 };
 
+/** What one cross-traffic flow's TCP socket did (tcp.csv, packet level). */
+struct TcpFlowRow
+{
+    uint32_t id = 0; //!< as in flows.csv
+    double startS = 0;
+    uint64_t sizeBytes = 0;
+    double slowStartEndS = -1; //!< negative: never left slow start
+    uint32_t slowStartEndCwndBytes = 0;
+    bool slowStartEndedByLoss = false; //!< else by HyStart
+    uint32_t maxCwndBytes = 0;
+    double minRttS = -1; //!< negative: no sample
+    double maxRttS = -1;
+    uint32_t recoveries = 0;
+    uint32_t timeouts = 0;
+};
+
 /** One bin of the bottleneck link's time series (link.csv). */
 struct LinkRow
 {
@@ -77,6 +93,13 @@ struct RingHopSeries
 std::string FormatFlowsCsv(const std::vector<FlowRow>& rows);
 /** The rows of FormatFlowsCsv without its header, appended to `out`. */
 void AppendFlowsCsvRows(std::string& out, const std::vector<FlowRow>& rows);
+/**
+ * Header: flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,
+ * slow_start_end_cause,max_cwnd_bytes,min_rtt_s,max_rtt_s,recoveries,timeouts (the cause is
+ * hystart or loss; it, the end and its window are empty for a flow that never left slow start,
+ * the round trips for one without a sample).
+ */
+std::string FormatTcpCsv(const std::vector<TcpFlowRow>& rows);
 /**
  * Header: time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,queue_max_bytes,
  * drops,ecn_marks (time_s = start of the bin).

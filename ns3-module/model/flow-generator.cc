@@ -34,7 +34,12 @@ FlowGenerator::GetTypeId()
               .AddTraceSource("FlowStart",
                               "A flow's connection was opened (flow id, size in bytes).",
                               MakeTraceSourceAccessor(&FlowGenerator::m_flowStartTrace),
-                              "ns3::FlowGenerator::FlowStartTracedCallback");
+                              "ns3::FlowGenerator::FlowStartTracedCallback")
+              .AddTraceSource("FlowSocket",
+                              "A flow's socket was created, before it connects (flow id, "
+                              "socket): where its TCP trace sources can be connected.",
+                              MakeTraceSourceAccessor(&FlowGenerator::m_flowSocketTrace),
+                              "ns3::FlowGenerator::FlowSocketTracedCallback");
     return tid;
 }
 
@@ -120,6 +125,7 @@ FlowGenerator::StartFlow()
         s->SetConnectCallback(MakeCallback(&FlowGenerator::HandleConnected, this),
                               MakeCallback(&FlowGenerator::HandleConnectFailed, this));
         s->SetSendCallback(MakeCallback(&FlowGenerator::HandleSendSpace, this));
+        m_flowSocketTrace(r.id, s);
         s->Connect(m_destinations[f.destination]);
         m_flowStartTrace(r.id, r.sizeBytes);
     }

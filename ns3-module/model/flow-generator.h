@@ -46,6 +46,8 @@ class FlowGenerator : public Application
 
     /** Signature of the FlowStart trace: flow id, size in bytes. */
     typedef void (*FlowStartTracedCallback)(uint32_t id, uint64_t sizeBytes);
+    /** Signature of the FlowSocket trace: flow id, its socket (not yet connected). */
+    typedef void (*FlowSocketTracedCallback)(uint32_t id, Ptr<Socket> socket);
 
     void SetSchedule(Ptr<FlowSchedule> schedule) { m_schedule = schedule; }
     /** Destination index i of the schedule is addresses[i] (its sink listens on Port). */
@@ -92,6 +94,7 @@ class FlowGenerator : public Application
     std::unordered_map<Socket*, ActiveFlow> m_active; //!< flows still being written
 
     TracedCallback<uint32_t, uint64_t> m_flowStartTrace;
+    TracedCallback<uint32_t, Ptr<Socket>> m_flowSocketTrace;
 };
 
 } // namespace ns3

@@ -348,6 +348,29 @@ TEST(Scenario, LossKeysAreChecked)
               std::string::npos);
 }
 
+TEST(Scenario, TcpCsvNeedsSocketsAndFlows)
+{
+    const json websearch = { { "type", "websearch" }, { "load_gbps", 5 } };
+    EXPECT_TRUE(
+        test::Resolve({ { "cross_traffic", websearch }, { "outputs", { { "tcp_csv", true } } } })
+            .tcpCsv);
+    // The flow and auto engines have no sockets; iperf and no cross traffic have no flows.
+    for (const json& bad : { json{ { "cross_traffic", websearch },
+                                   { "outputs", { { "tcp_csv", true } } },
+                                   { "simulation", { { "engine", "flow" } } } },
+                             json{ { "cross_traffic", websearch },
+                                   { "outputs", { { "tcp_csv", true } } },
+                                   { "simulation", { { "engine", "auto" } } } },
+                             json{ { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 5 } } },
+                                   { "outputs", { { "tcp_csv", true } } } },
+                             json{ { "outputs", { { "tcp_csv", true } } } } })
+    {
+        const std::string error = test::ScenarioErrorOf(bad);
+        EXPECT_NE(error.find("outputs.tcp_csv"), std::string::npos) << bad.dump();
+        EXPECT_NE(error.find("expected"), std::string::npos) << error;
+    }
+}
+
 TEST(Scenario, CollectiveKeysAreChecked)
 {
     Scenario s = test::Resolve(
