@@ -276,6 +276,15 @@ TEST(WebSearch, TcpCsvFollowsEveryFlowsSocket)
               << " segments (" << hystartExits.front() << " to " << hystartExits.back() << ")\n";
     EXPECT_GE(hystartExits.front(), 16u);
     EXPECT_LE(median, 20u);
+    // Tracing changes nothing: the same flows end at the same instants without it.
+    user["outputs"]["tcp_csv"] = false;
+    const RunOutput untraced = RunScenario(test::Resolve(user));
+    EXPECT_FALSE(untraced.tcpFlows.has_value());
+    ASSERT_EQ(untraced.flows.size(), out.flows.size());
+    for (size_t i = 0; i < out.flows.size(); ++i)
+    {
+        EXPECT_EQ(untraced.flows[i].endS, out.flows[i].endS) << "flow " << i;
+    }
     // The file's name and its rows, one per flow.
     const auto files = ExtraOutputFiles(out);
     auto file = std::find_if(files.begin(), files.end(),
