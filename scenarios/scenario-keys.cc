@@ -467,8 +467,8 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     -1e300, 1e300, Into(&Scenario::pcapHostsText)));
     k.push_back(Key("outputs.tcp_csv", KeyType::Boolean, false,
                     "tcp.csv: each web-search, burst or replayed flow's TCP socket as ns-3 ran "
-                    "it (slow start's end, its window and cause, largest window, round-trip "
-                    "samples, fast recoveries, timeouts); packet engine only",
+                    "it (slow start's end, its window and cause, largest window, smoothed round "
+                    "trips, fast recoveries, timeouts); packet engine only",
                     -1e300, 1e300, Into(&Scenario::tcpCsv)));
     k.push_back(Key("simulation.progress_interval_s", KeyType::Number, 2.0,
                     "wall seconds between progress lines on stderr (0 = none)", 0, 1e6,

@@ -13,12 +13,6 @@
 namespace flumen
 {
 
-bool
-IsFlowTraffic(const std::string& type)
-{
-    return type == "websearch" || type == "burst" || type == "replay";
-}
-
 ns3::StarRoles
 CrossTrafficRoles(const Scenario& s)
 {

@@ -198,7 +198,8 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
     {
         Fail(source, "outputs.tcp_csv",
              fmt::format("tcp.csv traces ns-3's TCP sockets: expected simulation.engine "
-                         "\"packet\" (the {} engine has no sockets)",
+                         "\"packet\", got \"{}\" (the flow engine has no sockets, and auto "
+                         "may run it)",
                          s.engine));
     }
     if (s.tcpCsv && !IsFlowTraffic(s.crossType))
@@ -271,6 +272,12 @@ ModelVersion(const Scenario& s)
         v = fmt::format("{}; flow engine {}", v, kFlowEngineModelVersion);
     }
     return v;
+}
+
+bool
+IsFlowTraffic(const std::string& type)
+{
+    return type == "websearch" || type == "burst" || type == "replay";
 }
 
 std::vector<const Scenario*>

@@ -51,7 +51,24 @@ SetTcpDefaults(const Scenario& s)
                        EnumValue(ecn ? TcpSocketState::On : TcpSocketState::Off));
 }
 
-// Each flow's socket traced from its creation on; the rows join the generator's records.
+std::string
+CauseName(TcpFlowStats::Cause cause)
+{
+    switch (cause)
+    {
+    case TcpFlowStats::HYSTART:
+        return "hystart";
+    case TcpFlowStats::LOSS:
+        return "loss";
+    case TcpFlowStats::ECN:
+        return "ecn";
+    default:
+        return "";
+    }
+}
+
+// Each flow's socket traced from its creation on: tcp.csv's rows, in the order of the
+// generator's records (flows.csv's).
 std::function<std::vector<TcpFlowRow>()>
 TraceTcpFlows(Ptr<FlowGenerator> generator)
 {
@@ -59,27 +76,25 @@ TraceTcpFlows(Ptr<FlowGenerator> generator)
     tracer->Install(generator);
     return [generator, tracer]
     {
+        const std::vector<TcpFlowStats> stats = tracer->GetStats();
         std::vector<TcpFlowRow> rows;
-        const std::vector<TcpFlowStats>& stats = tracer->GetStats();
         for (const FlowRecord& r : generator->GetRecords())
         {
+            // A flow whose socket could not be bound was never watched: its defaults.
+            const TcpFlowStats t = r.id < stats.size() ? stats[r.id] : TcpFlowStats{};
             TcpFlowRow row;
             row.id = r.id;
             row.startS = r.start.GetSeconds();
             row.sizeBytes = r.sizeBytes;
-            if (r.id < stats.size())
-            {
-                const TcpFlowStats& t = stats[r.id];
-                row.slowStartEndS
-                    = t.slowStartEnd.IsNegative() ? -1.0 : t.slowStartEnd.GetSeconds();
-                row.slowStartEndCwndBytes = t.slowStartEndCwnd;
-                row.slowStartEndedByLoss = t.slowStartEndedByLoss;
-                row.maxCwndBytes = t.maxCwnd;
-                row.minRttS = t.minRtt == Time::Max() ? -1.0 : t.minRtt.GetSeconds();
-                row.maxRttS = t.minRtt == Time::Max() ? -1.0 : t.maxRtt.GetSeconds();
-                row.recoveries = t.recoveries;
-                row.timeouts = t.timeouts;
-            }
+            row.slowStartEndS = t.slowStartEnd.IsNegative() ? -1.0 : t.slowStartEnd.GetSeconds();
+            row.slowStartEndCwndBytes = t.slowStartEndCwnd;
+            row.slowStartEndCause = CauseName(t.slowStartEndCause);
+            row.maxCwndBytes = t.maxCwnd;
+            const bool sampled = t.minSrtt != Time::Max();
+            row.minSrttS = sampled ? t.minSrtt.GetSeconds() : -1.0;
+            row.maxSrttS = sampled ? t.maxSrtt.GetSeconds() : -1.0;
+            row.recoveries = t.recoveries;
+            row.timeouts = t.timeouts;
             rows.push_back(row);
         }
         return rows;

@@ -141,7 +141,7 @@ std::string
 FormatTcpCsv(const std::vector<TcpFlowRow>& rows)
 {
     std::string out = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
-                      "slow_start_end_cause,max_cwnd_bytes,min_rtt_s,max_rtt_s,recoveries,"
+                      "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,"
                       "timeouts\n";
     auto it = std::back_inserter(out);
     for (const auto& r : rows)
@@ -150,16 +150,16 @@ FormatTcpCsv(const std::vector<TcpFlowRow>& rows)
         if (r.slowStartEndS >= 0)
         {
             fmt::format_to(it, FMT_COMPILE("{:.9f},{},{},"), r.slowStartEndS,
-                           r.slowStartEndCwndBytes, r.slowStartEndedByLoss ? "loss" : "hystart");
+                           r.slowStartEndCwndBytes, r.slowStartEndCause);
         }
         else
         {
             out += ",,,";
         }
         fmt::format_to(it, FMT_COMPILE("{},"), r.maxCwndBytes);
-        if (r.minRttS >= 0)
+        if (r.minSrttS >= 0)
         {
-            fmt::format_to(it, FMT_COMPILE("{:.9f},{:.9f},"), r.minRttS, r.maxRttS);
+            fmt::format_to(it, FMT_COMPILE("{:.9f},{:.9f},"), r.minSrttS, r.maxSrttS);
         }
         else
         {

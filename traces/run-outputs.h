@@ -56,10 +56,10 @@ struct TcpFlowRow
     uint64_t sizeBytes = 0;
     double slowStartEndS = -1; //!< negative: never left slow start
     uint32_t slowStartEndCwndBytes = 0;
-    bool slowStartEndedByLoss = false; //!< else by HyStart
+    std::string slowStartEndCause; //!< hystart, loss or ecn
     uint32_t maxCwndBytes = 0;
-    double minRttS = -1; //!< negative: no sample
-    double maxRttS = -1;
+    double minSrttS = -1; //!< smoothed round trip, smallest (negative: no sample)
+    double maxSrttS = -1;
     uint32_t recoveries = 0;
     uint32_t timeouts = 0;
 };
@@ -95,9 +95,9 @@ std::string FormatFlowsCsv(const std::vector<FlowRow>& rows);
 void AppendFlowsCsvRows(std::string& out, const std::vector<FlowRow>& rows);
 /**
  * Header: flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,
- * slow_start_end_cause,max_cwnd_bytes,min_rtt_s,max_rtt_s,recoveries,timeouts (the cause is
- * hystart or loss; it, the end and its window are empty for a flow that never left slow start,
- * the round trips for one without a sample).
+ * slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,timeouts (the end,
+ * its window and its cause are empty for a flow that never left slow start, the round trips
+ * for one without a sample).
  */
 std::string FormatTcpCsv(const std::vector<TcpFlowRow>& rows);
 /**

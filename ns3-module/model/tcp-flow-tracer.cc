@@ -27,15 +27,14 @@ TcpFlowTracer::GetTypeId()
 void
 TcpFlowTracer::Install(Ptr<FlowGenerator> generator)
 {
+    generator->AggregateObject(this);
     generator->TraceConnectWithoutContext("FlowSocket", MakeCallback(&TcpFlowTracer::Watch, this));
 }
 
 void
 TcpFlowTracer::Watch(uint32_t id, Ptr<Socket> socket)
 {
-    Stats(id);
-    // The sockets outlive the generator's hold on them (TCP closes them later), never the
-    // tracer: it lives until the simulation is destroyed.
+    Flow(id);
     bool ok = socket->TraceConnectWithoutContext(
         "CongestionWindow", MakeCallback(&TcpFlowTracer::CwndChanged, this).Bind(id));
     ok = ok
@@ -46,41 +45,54 @@ TcpFlowTracer::Watch(uint32_t id, Ptr<Socket> socket)
              "CongState", MakeCallback(&TcpFlowTracer::CongStateChanged, this).Bind(id));
     ok = ok
          && socket->TraceConnectWithoutContext(
-             "RTT", MakeCallback(&TcpFlowTracer::RttSample, this).Bind(id));
+             "RTT", MakeCallback(&TcpFlowTracer::RttChanged, this).Bind(id));
     NS_ABORT_MSG_UNLESS(ok, "TcpFlowTracer: flow " << id << "'s socket is not a TCP socket");
 }
 
-TcpFlowStats&
-TcpFlowTracer::Stats(uint32_t id)
+std::vector<TcpFlowStats>
+TcpFlowTracer::GetStats() const
 {
-    while (m_stats.size() <= id)
+    std::vector<TcpFlowStats> stats;
+    stats.reserve(m_flows.size());
+    for (const Watched& w : m_flows)
     {
-        m_stats.emplace_back();
-        m_stats.back().id = static_cast<uint32_t>(m_stats.size() - 1);
+        stats.push_back(w.stats);
     }
-    return m_stats[id];
+    return stats;
+}
+
+TcpFlowTracer::Watched&
+TcpFlowTracer::Flow(uint32_t id)
+{
+    while (m_flows.size() <= id)
+    {
+        m_flows.emplace_back();
+        m_flows.back().stats.id = static_cast<uint32_t>(m_flows.size() - 1);
+    }
+    return m_flows[id];
 }
 
 void
 TcpFlowTracer::CwndChanged(uint32_t id, uint32_t, uint32_t now)
 {
-    TcpFlowStats& s = Stats(id);
-    s.cwnd = now;
-    s.maxCwnd = std::max(s.maxCwnd, now);
+    Watched& w = Flow(id);
+    w.cwnd = now;
+    w.stats.maxCwnd = std::max(w.stats.maxCwnd, now);
 }
 
 void
 TcpFlowTracer::SsThreshChanged(uint32_t id, uint32_t, uint32_t now)
 {
     // The socket's setup raises the threshold above any window; HyStart lowers it to the
-    // window, a loss below it. The first such fall ends slow start.
-    TcpFlowStats& s = Stats(id);
-    if (s.slowStartEnd.IsNegative() && s.cwnd > 0 && now <= s.cwnd)
+    // window, a loss or an ECN echo below it. The first such fall ends slow start.
+    Watched& w = Flow(id);
+    TcpFlowStats& s = w.stats;
+    if (s.slowStartEnd.IsNegative() && w.cwnd > 0 && now <= w.cwnd)
     {
         s.slowStartEnd = Simulator::Now();
-        s.slowStartEndCwnd = s.cwnd;
-        s.slowStartEndedByLoss = s.lastLoss == s.slowStartEnd;
-        NS_LOG_LOGIC("flow " << id << " leaves slow start at " << s.cwnd << " B");
+        s.slowStartEndCwnd = w.cwnd;
+        s.slowStartEndCause = w.lastCut == s.slowStartEnd ? w.lastCutCause : TcpFlowStats::HYSTART;
+        NS_LOG_LOGIC("flow " << id << " leaves slow start at " << w.cwnd << " B");
     }
 }
 
@@ -88,27 +100,33 @@ void
 TcpFlowTracer::CongStateChanged(uint32_t id, TcpSocketState::TcpCongState_t,
                                 TcpSocketState::TcpCongState_t now)
 {
-    TcpFlowStats& s = Stats(id);
-    const bool recovery = now == TcpSocketState::CA_RECOVERY;
-    const bool timeout = now == TcpSocketState::CA_LOSS;
-    s.recoveries += recovery ? 1 : 0;
-    s.timeouts += timeout ? 1 : 0;
-    if (recovery || timeout)
+    Watched& w = Flow(id);
+    TcpFlowStats& s = w.stats;
+    s.recoveries += now == TcpSocketState::CA_RECOVERY ? 1 : 0;
+    s.timeouts += now == TcpSocketState::CA_LOSS ? 1 : 0;
+    if (now != TcpSocketState::CA_RECOVERY && now != TcpSocketState::CA_LOSS
+        && now != TcpSocketState::CA_CWR)
     {
-        // A loss changes the threshold and the state at the same instant, in either order.
-        s.lastLoss = Simulator::Now();
-        s.slowStartEndedByLoss = s.slowStartEndedByLoss || s.slowStartEnd == s.lastLoss;
+        return;
+    }
+    // A cut changes the threshold and the state at the same instant, in either order (in
+    // ns-3.37 fast recovery the state first, a timeout and CWR the threshold: both are tested).
+    w.lastCut = Simulator::Now();
+    w.lastCutCause = now == TcpSocketState::CA_CWR ? TcpFlowStats::ECN : TcpFlowStats::LOSS;
+    if (s.slowStartEnd == w.lastCut)
+    {
+        s.slowStartEndCause = w.lastCutCause;
     }
 }
 
 void
-TcpFlowTracer::RttSample(uint32_t id, Time, Time now)
+TcpFlowTracer::RttChanged(uint32_t id, Time, Time now)
 {
-    TcpFlowStats& s = Stats(id);
+    TcpFlowStats& s = Flow(id).stats;
     if (now.IsStrictlyPositive())
     {
-        s.minRtt = std::min(s.minRtt, now);
-        s.maxRtt = std::max(s.maxRtt, now);
+        s.minSrtt = std::min(s.minSrtt, now);
+        s.maxSrtt = std::max(s.maxSrtt, now);
     }
 }
 

@@ -77,8 +77,6 @@ TEST(RunOutputs, WritesBothFilesAndNoTemporaries)
     }
 }
 
-// link.csv's rows take shortcuts (a repeated row's fields formatted once, decimals written from
-// integers away from rounding ties): the text must be what formatting every field with fmt gives.
 TEST(RunOutputs, TcpCsvLeavesWhatNeverHappenedEmpty)
 {
     TcpFlowRow hystart;
@@ -88,11 +86,12 @@ TEST(RunOutputs, TcpCsvLeavesWhatNeverHappenedEmpty)
     hystart.slowStartEndS = 0.2500625;
     hystart.slowStartEndCwndBytes = 24616;
     hystart.maxCwndBytes = 60000;
-    hystart.minRttS = 1e-6;
-    hystart.maxRttS = 0.017;
+    hystart.slowStartEndCause = "hystart";
+    hystart.minSrttS = 1e-6;
+    hystart.maxSrttS = 0.017;
     TcpFlowRow lost = hystart;
     lost.id = 4;
-    lost.slowStartEndedByLoss = true;
+    lost.slowStartEndCause = "loss";
     lost.recoveries = 2;
     lost.timeouts = 1;
     TcpFlowRow small; // never left slow start, no round-trip sample
@@ -102,12 +101,14 @@ TEST(RunOutputs, TcpCsvLeavesWhatNeverHappenedEmpty)
     small.maxCwndBytes = 14480;
     EXPECT_EQ(FormatTcpCsv({ hystart, lost, small }),
               "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
-              "slow_start_end_cause,max_cwnd_bytes,min_rtt_s,max_rtt_s,recoveries,timeouts\n"
+              "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,timeouts\n"
               "3,0.250000000,2000000,0.250062500,24616,hystart,60000,0.000001000,0.017000000,0,0\n"
               "4,0.250000000,2000000,0.250062500,24616,loss,60000,0.000001000,0.017000000,2,1\n"
               "5,1.000000000,1460,,,,14480,,,0,0\n");
 }
 
+// link.csv's rows take shortcuts (a repeated row's fields formatted once, decimals written from
+// integers away from rounding ties): the text must be what formatting every field with fmt gives.
 TEST(RunOutputs, LinkCsvRowsAreEveryFieldFormattedInFull)
 {
     std::vector<LinkRow> rows;
