@@ -62,6 +62,8 @@ CauseName(TcpFlowStats::Cause cause)
         return "loss";
     case TcpFlowStats::ECN:
         return "ecn";
+    case TcpFlowStats::OTHER:
+        return "other";
     default:
         return "";
     }

@@ -56,7 +56,7 @@ struct TcpFlowRow
     uint64_t sizeBytes = 0;
     double slowStartEndS = -1; //!< negative: never left slow start
     uint32_t slowStartEndCwndBytes = 0;
-    std::string slowStartEndCause; //!< hystart, loss or ecn
+    std::string slowStartEndCause; //!< hystart, loss, ecn or other
     uint32_t maxCwndBytes = 0;
     double minSrttS = -1; //!< smoothed round trip, smallest (negative: no sample)
     double maxSrttS = -1;

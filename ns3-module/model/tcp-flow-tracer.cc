@@ -84,14 +84,17 @@ void
 TcpFlowTracer::SsThreshChanged(uint32_t id, uint32_t, uint32_t now)
 {
     // The socket's setup raises the threshold above any window; HyStart lowers it to the
-    // window, a loss or an ECN echo below it. The first such fall ends slow start.
+    // window, a loss or an ECN echo below it. The first such fall ends slow start; a cut
+    // whose state changes after it, at the same instant, names its cause then.
     Watched& w = Flow(id);
     TcpFlowStats& s = w.stats;
     if (s.slowStartEnd.IsNegative() && w.cwnd > 0 && now <= w.cwnd)
     {
         s.slowStartEnd = Simulator::Now();
         s.slowStartEndCwnd = w.cwnd;
-        s.slowStartEndCause = w.lastCut == s.slowStartEnd ? w.lastCutCause : TcpFlowStats::HYSTART;
+        s.slowStartEndCause = w.lastCut == s.slowStartEnd ? w.lastCutCause
+                              : now == w.cwnd             ? TcpFlowStats::HYSTART
+                                                          : TcpFlowStats::OTHER;
         NS_LOG_LOGIC("flow " << id << " leaves slow start at " << w.cwnd << " B");
     }
 }
@@ -113,7 +116,9 @@ TcpFlowTracer::CongStateChanged(uint32_t id, TcpSocketState::TcpCongState_t,
     // ns-3.37 fast recovery the state first, a timeout and CWR the threshold: both are tested).
     w.lastCut = Simulator::Now();
     w.lastCutCause = now == TcpSocketState::CA_CWR ? TcpFlowStats::ECN : TcpFlowStats::LOSS;
-    if (s.slowStartEnd == w.lastCut)
+    const bool provisional = s.slowStartEndCause == TcpFlowStats::HYSTART
+                             || s.slowStartEndCause == TcpFlowStats::OTHER;
+    if (s.slowStartEnd == w.lastCut && provisional)
     {
         s.slowStartEndCause = w.lastCutCause;
     }

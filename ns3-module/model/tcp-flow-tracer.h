@@ -29,7 +29,8 @@ struct TcpFlowStats
         NONE,    //!< it never ended
         HYSTART, //!< CUBIC's HyStart set the threshold to the window
         LOSS,    //!< a fast recovery or a retransmission timeout
-        ECN      //!< an ECN echo (CWR)
+        ECN,     //!< an ECN echo (CWR)
+        OTHER    //!< the threshold fell below the window with no cut at that instant
     };
 
     uint32_t id = 0;               //!< the generator's flow id
@@ -55,7 +56,8 @@ class TcpFlowTracer : public Object
 
     /**
      * Watches every socket the generator opens from now on. The tracer is aggregated to the
-     * generator, so that it lives as long as the sockets that call it.
+     * generator, so that it lives as long as the generator (whose sockets fire nothing once the
+     * simulation is destroyed); one tracer per generator (a second is a fatal error).
      */
     void Install(Ptr<FlowGenerator> generator);
     /** Watches one socket as flow `id` (before it connects, so that its first window counts). */
