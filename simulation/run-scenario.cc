@@ -172,10 +172,6 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
                           Simulator::Now().GetSeconds(),
                           streamed ? streamed->Flows() : nullptr };
     RunOutput out = Summarise(finished);
-    if (cross && cross->takeTcpFlows)
-    {
-        out.tcpFlows = cross->takeTcpFlows();
-    }
     out.streamed = streamed ? streamed->Files() : std::vector<std::string>{};
     out.summary.wallTimeS
         = std::chrono::duration<double>(Measurement::Clock::now() - wallStart).count();

@@ -332,6 +332,10 @@ Summarise(const FinishedRun& run)
         sm.iterationTimeS = Summarize({});
     }
     sm.crossTraffic = Cross(run, window, out.flows);
+    if (run.cross && run.cross->takeTcpFlows)
+    {
+        out.tcpFlows = run.cross->takeTcpFlows();
+    }
     if (s.engine == "packet")
     {
         sm.rdma = Rdma(run);

@@ -1,6 +1,7 @@
 // Flow-based cross traffic end to end: web-search, burst web-search and load-file replay on
 // the rack, alone and beside a job, in both configurations.
 #include "cross-traffic.h"
+#include "key-attributes.h"
 #include "run-scenario.h"
 #include "test-support.h"
 
@@ -246,10 +247,9 @@ TEST(WebSearch, TcpCsvFollowsEveryFlowsSocket)
     ASSERT_GT(tcp.size(), 10u);
     const Scenario scenario = test::Resolve(user);
     const uint32_t segment = scenario.mtuBytes - TcpIpHeaderBytes(scenario.tcpTimestamps);
-    ns3::TypeId::AttributeInformation lowWindow;
-    ASSERT_TRUE(ns3::TypeId::LookupByName("ns3::TcpCubic")
-                    .LookupAttributeByName("HyStartLowWindow", &lowWindow));
-    const auto low = ns3::DynamicCast<const ns3::UintegerValue>(lowWindow.initialValue)->Get();
+    const auto low = ns3::DynamicCast<const ns3::UintegerValue>(
+                         AttributeInfo("ns3::TcpCubic::HyStartLowWindow").initialValue)
+                         ->Get();
     std::vector<uint32_t> hystartExits;
     for (size_t i = 0; i < tcp.size(); ++i)
     {
