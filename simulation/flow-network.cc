@@ -510,11 +510,13 @@ FlowNetwork::ResetPortCounters()
     m_windowStartS = Simulator::Now().GetSeconds();
     m_windowStartBytes.clear();
     m_windowStartQueue.clear();
+    m_windowStartHostBuffer.clear();
     for (uint32_t l = 0; l < m_net->GetLinkCount(); ++l)
     {
         m_windowStartBytes.push_back(m_net->GetLinkBytes(l, FluidNetwork::JOB)
                                      + m_net->GetLinkBytes(l, FluidNetwork::CROSS));
         m_windowStartQueue.push_back(m_net->GetQueueByteSeconds(l));
+        m_windowStartHostBuffer.push_back({ m_net->GetOverflows(l), m_net->GetWindowsCut(l) });
     }
     m_net->ResetMaxQueues();
 }
@@ -533,6 +535,13 @@ FlowNetwork::Summary(const Port& port) const
     const double queue = m_net->GetQueueByteSeconds(port.link) - m_windowStartQueue.at(port.link);
     p.meanQueueBytes = window > 0 ? queue / window : 0;
     p.maxQueueBytes = static_cast<uint64_t>(m_net->GetMaxQueueBytes(port.link) + 0.5);
+    if (m_net->HasOverflowBuffer(port.link))
+    {
+        // Where the packet level drops, the engine's overflows cut windows.
+        const HostBufferSummary& start = m_windowStartHostBuffer.at(port.link);
+        p.hostBuffer = HostBufferSummary{ m_net->GetOverflows(port.link) - start.overflows,
+                                          m_net->GetWindowsCut(port.link) - start.windowsCut };
+    }
     return p;
 }
 

@@ -82,9 +82,10 @@ class FlowNetwork : public Network
     Port m_bottleneck;
     std::vector<Port> m_ports; //!< per host: its NIC's egress, then the ToR's port towards it
     double m_windowStartS = 0;
-    std::vector<double> m_windowStartBytes; //!< per link, both classes
-    std::vector<double> m_windowStartQueue; //!< per link, its queue's byte-seconds
-    std::unique_ptr<FluidLinkBins> m_bins;  //!< link.csv (none: not binned)
+    std::vector<double> m_windowStartBytes;                 //!< per link, both classes
+    std::vector<double> m_windowStartQueue;                 //!< per link, its queue's byte-seconds
+    std::vector<HostBufferSummary> m_windowStartHostBuffer; //!< per link, its overflows so far
+    std::unique_ptr<FluidLinkBins> m_bins;                  //!< link.csv (none: not binned)
 };
 
 } // namespace flumen

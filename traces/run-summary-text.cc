@@ -160,6 +160,16 @@ FormatHumanSummary(const RunSummary& sm)
         out += fmt::format(", drops {}, ECN marks {}, queue mean {:.0f} KB max {:.0f} KB\n",
                            b.drops, b.ecnMarks, b.meanQueueBytes / 1e3, b.maxQueueBytes / 1e3);
     }
+    // Where the packet level would drop at a sender's buffer, the flow engine cuts windows.
+    for (const auto& p : sm.ports)
+    {
+        if (p.hostBuffer && p.hostBuffer->overflows > 0)
+        {
+            out += fmt::format("  host buffer      {}: {} overflows cut {} windows (the flow "
+                               "engine's losses)\n",
+                               p.port, p.hostBuffer->overflows, p.hostBuffer->windowsCut);
+        }
+    }
     // A fabric: its busiest uplink, where jobs meet.
     const PortSummary* uplink = nullptr;
     for (const auto& p : sm.ports)

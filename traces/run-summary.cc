@@ -25,12 +25,18 @@ StatsToJson(const SummaryStatistics& s)
 json
 PortToJson(const PortSummary& p)
 {
-    return { { "port", p.port },
-             { "utilization", p.utilization },
-             { "drops", p.drops },
-             { "ecn_marks", p.ecnMarks },
-             { "mean_queue_bytes", p.meanQueueBytes },
-             { "max_queue_bytes", p.maxQueueBytes } };
+    json j{ { "port", p.port },
+            { "utilization", p.utilization },
+            { "drops", p.drops },
+            { "ecn_marks", p.ecnMarks },
+            { "mean_queue_bytes", p.meanQueueBytes },
+            { "max_queue_bytes", p.maxQueueBytes } };
+    if (p.hostBuffer)
+    {
+        j["host_buffer"] = { { "overflows", p.hostBuffer->overflows },
+                             { "windows_cut", p.hostBuffer->windowsCut } };
+    }
+    return j;
 }
 
 // Reads typed fields of one object of summary.json; errors name the file and the dotted key.
@@ -159,6 +165,12 @@ PortFrom(const Reader& r)
     p.ecnMarks = r.Get<uint64_t>("ecn_marks");
     p.meanQueueBytes = r.Get<double>("mean_queue_bytes");
     p.maxQueueBytes = r.Get<uint64_t>("max_queue_bytes");
+    if (r.Has("host_buffer"))
+    {
+        const Reader b = r.Object("host_buffer");
+        p.hostBuffer
+            = HostBufferSummary{ b.Get<uint64_t>("overflows"), b.Get<uint64_t>("windows_cut") };
+    }
     return p;
 }
 

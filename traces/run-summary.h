@@ -24,6 +24,16 @@ class RunSummaryError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
+/**
+ * The flow engine's host buffer at a sender's NIC (FluidNetwork::SetOverflowBuffer), over the
+ * measurement window: where the packet level drops packets, the engine cuts windows.
+ */
+struct HostBufferSummary
+{
+    uint64_t overflows = 0;
+    uint64_t windowsCut = 0; //!< each window flow sending through it, at each overflow
+};
+
 /** One egress port over the measurement window. */
 struct PortSummary
 {
@@ -33,6 +43,7 @@ struct PortSummary
     uint64_t ecnMarks = 0;
     double meanQueueBytes = 0;
     uint64_t maxQueueBytes = 0;
+    std::optional<HostBufferSummary> hostBuffer; //!< flow engine, host buffers only
 };
 
 /** One hop of the ring over the measurement window (from ring.csv's bins). */

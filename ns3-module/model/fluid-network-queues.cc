@@ -239,6 +239,7 @@ FluidNetwork::Overflow(double dt)
             {
                 f->cwnd = std::max(2 * f->spec.segmentBytes, f->spec.lossBeta * f->Window());
                 f->slowStart = false;
+                ++link.windowsCut;
             }
         }
     }

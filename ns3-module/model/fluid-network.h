@@ -123,6 +123,10 @@ class FluidNetwork : public Object
     void SetOverflowBuffer(uint32_t link, double bytes);
     /** How many times the link's overflow buffer overflowed. */
     uint64_t GetOverflows(uint32_t link) const { return m_links.at(link).overflows; }
+    /** How many windows its overflows cut (each window flow sending through it, each time). */
+    uint64_t GetWindowsCut(uint32_t link) const { return m_links.at(link).windowsCut; }
+    /** Whether the link has an overflow buffer (SetOverflowBuffer). */
+    bool HasOverflowBuffer(uint32_t link) const { return m_links.at(link).overflowBufferBits > 0; }
     /** Whether a window flow is still in slow start (false when not active). */
     bool IsInSlowStart(uint64_t id) const;
     /** Starts a flow now; returns its id. */
@@ -181,6 +185,7 @@ class FluidNetwork : public Object
         double overflowBufferBits = 0; //!< SetOverflowBuffer's (0: none)
         double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
         uint64_t overflows = 0;
+        uint64_t windowsCut = 0;
         /** Overflow links: what slow start's growth sends into it beyond the flows' rates. */
         double growthBps = 0;
         /** What the flows send into it: their rates on it and slow start's growth. */

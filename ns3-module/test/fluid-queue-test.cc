@@ -318,6 +318,8 @@ TEST_F(QueuedPort, SlowStartThatOverrunsItsSendersBufferLosesOnEveryWindowThroug
         if (buffer < 10e6)
         {
             EXPECT_EQ(n->GetOverflows(sender), 1u);
+            EXPECT_EQ(n->GetWindowsCut(sender), 2u); // both flows send through it
+            EXPECT_EQ(n->GetWindowsCut(tor), 0u);
             EXPECT_FALSE(n->IsInSlowStart(a));
             EXPECT_FALSE(n->IsInSlowStart(b));
             // 0.7 of the window at the loss: of the window 50 us before, and at most what slow
@@ -332,6 +334,7 @@ TEST_F(QueuedPort, SlowStartThatOverrunsItsSendersBufferLosesOnEveryWindowThroug
         else
         {
             EXPECT_EQ(n->GetOverflows(sender), 0u);
+            EXPECT_EQ(n->GetWindowsCut(sender), 0u);
             EXPECT_TRUE(n->IsInSlowStart(a));
             EXPECT_TRUE(n->IsInSlowStart(b));
         }

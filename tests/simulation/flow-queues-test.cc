@@ -5,6 +5,7 @@
 // re-run here at flow level with and without the queues.
 #include "test-support.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -79,5 +80,66 @@ TEST(FlowQueues, RoceBesideWebSearchAgreesWithThePacketLevelWhereMaxMinDidNot)
         EXPECT_LT(error(flow[1].mean, ref.mean), error(flow[0].mean, ref.mean)) << point;
         EXPECT_LT(error(flow[1].mean, ref.mean), 0.15) << point;
         EXPECT_LT(error(flow[1].cross, ref.cross), 0.1) << point;
+    }
+}
+
+TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops)
+{
+    // VGG-16 beside 19.7 Gbps of web-search: the packet level drops at S2's NIC (its slow-start
+    // flows overrun the 8 MB buffer); the flow engine's overflows there cut windows, which
+    // summary.json reports on that port alone. Without standing queues there is no host buffer.
+    test::TempDir dir;
+    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-");
+    ASSERT_FALSE(packet.empty()) << "no shipped packet run in " << kPoints;
+    auto port = [](const json& summary, const std::string& name)
+    {
+        for (const auto& p : summary["ports"])
+        {
+            if (p["port"] == name)
+            {
+                return p;
+            }
+        }
+        return json();
+    };
+    const json ref = json::parse(test::ReadFile(packet + "/summary.json"));
+    EXPECT_GT(port(ref, "S2 NIC egress")["drops"].get<uint64_t>(), 0u);
+    for (const bool queues : { true, false })
+    {
+        const std::string out = dir.Path() + (queues ? "/queues" : "/max-min");
+        auto r = test::RunFlumen(packet + "/scenario.json --set simulation.engine=flow"
+                                 + " --set simulation.flow_queues=" + (queues ? "true" : "false")
+                                 + " --out " + out);
+        ASSERT_EQ(r.exitCode, 0) << r.output;
+        const json s = json::parse(test::ReadFile(out + "/summary.json"));
+        const json nic = port(s, "S2 NIC egress");
+        ASSERT_FALSE(nic.is_null()) << s["ports"].dump();
+        for (const auto& p : s["ports"])
+        {
+            if (p["port"] != "S2 NIC egress")
+            {
+                EXPECT_FALSE(p.contains("host_buffer")) << p.dump();
+            }
+        }
+        if (!queues)
+        {
+            EXPECT_FALSE(nic.contains("host_buffer")) << nic.dump();
+            EXPECT_EQ(r.output.find("host buffer"), std::string::npos) << r.output;
+            continue;
+        }
+        ASSERT_TRUE(nic.contains("host_buffer")) << nic.dump();
+        const uint64_t overflows = nic["host_buffer"]["overflows"];
+        const uint64_t cut = nic["host_buffer"]["windows_cut"];
+        std::cout << "[measure] S2 NIC: packet level " << port(ref, "S2 NIC egress")["drops"]
+                  << " drops; flow engine " << overflows << " overflows cutting " << cut
+                  << " windows\n";
+        EXPECT_GE(overflows, 1u);
+        EXPECT_GE(cut, overflows); // each overflow cuts at least the flow that overran it
+        EXPECT_EQ(nic["drops"], 0);
+        EXPECT_NE(r.output.find(fmt::format("host buffer      S2 NIC egress: {} overflows cut {} "
+                                            "windows",
+                                            overflows, cut)),
+                  std::string::npos)
+            << r.output;
     }
 }

@@ -36,8 +36,8 @@ Sample()
     s.allReducesPerIteration = 2;
     s.rdma = RdmaSummary{ 5, 1, 0, 7, 2 };
     s.loss = LossSummary{ 1.0, "S0,S2", 1000, 11 };
-    s.bottleneck = { "ToR port towards S0", 0.9, 3, 4, 1000.5, 2000 };
-    s.ports = { s.bottleneck, { "S0 NIC egress", 0.1, 0, 0, 0, 0 } };
+    s.bottleneck = { "ToR port towards S0", 0.9, 3, 4, 1000.5, 2000, std::nullopt };
+    s.ports = { s.bottleneck, { "S0 NIC egress", 0.1, 0, 0, 0, 0, HostBufferSummary{ 3, 40 } } };
     s.ringHops = { { "S0", "S1", 3.5, 18.9 }, { "S1", "S0", 3.4, 8.9 } };
     s.windowStartS = 0.25;
     s.windowEndS = 1.0;
@@ -83,6 +83,10 @@ TEST(RunSummary, JsonRoundTripKeepsEveryField)
     ASSERT_TRUE(read.loss);
     EXPECT_EQ(read.loss->hosts, "S0,S2");
     EXPECT_DOUBLE_EQ(written["loss"]["applied_percent"].get<double>(), 1.1);
+    ASSERT_TRUE(read.ports[1].hostBuffer);
+    EXPECT_EQ(read.ports[1].hostBuffer->windowsCut, 40u);
+    EXPECT_EQ(written["ports"][1]["host_buffer"]["overflows"], 3);
+    EXPECT_FALSE(written["ports"][0].contains("host_buffer")); // a port without one
     // Optional parts absent stay absent.
     RunSummary bare = Sample();
     bare.jobFinished.reset();
@@ -151,6 +155,13 @@ TEST(RunSummary, TheEngineTravelsAndTheTextSaysWhatItModels)
     EXPECT_NE(text.find("no queue here in the flow engine; it counts no drops or marks"),
               std::string::npos)
         << text;
+    // A host buffer's overflows are the engine's losses; none, no line.
+    EXPECT_NE(text.find("host buffer      S0 NIC egress: 3 overflows cut 40 windows"),
+              std::string::npos)
+        << text;
+    RunSummary calm = flow;
+    calm.ports[1].hostBuffer = HostBufferSummary{ 0, 0 };
+    EXPECT_EQ(FormatHumanSummary(calm).find("host buffer"), std::string::npos);
     // Behind a standing queue (flow_queues) the flow engine's queue figures are printed.
     RunSummary queued = flow;
     queued.bottleneck.meanQueueBytes = 36e6;
