@@ -466,9 +466,10 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "only; a 25 Gbps link writes about 3 GB per simulated second)",
                     -1e300, 1e300, Into(&Scenario::pcapHostsText)));
     k.push_back(Key("outputs.tcp_csv", KeyType::Boolean, false,
-                    "tcp.csv: each web-search, burst or replayed flow's TCP socket as ns-3 ran "
-                    "it (slow start's end, its window and cause, largest window, smoothed round "
-                    "trips, fast recoveries, timeouts); packet engine only",
+                    "tcp.csv: each web-search, burst or replayed flow's TCP window (slow "
+                    "start's end, its window and cause, largest window, round trips, fast "
+                    "recoveries, timeouts): ns-3's sockets, or the flow engine's window flows "
+                    "behind standing queues",
                     -1e300, 1e300, Into(&Scenario::tcpCsv)));
     k.push_back(Key("simulation.progress_interval_s", KeyType::Number, 2.0,
                     "wall seconds between progress lines on stderr (0 = none)", 0, 1e6,

@@ -194,21 +194,6 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
                          "no packets)",
                          s.engine));
     }
-    if (s.tcpCsv && s.engine != "packet")
-    {
-        Fail(source, "outputs.tcp_csv",
-             fmt::format("tcp.csv traces ns-3's TCP sockets: expected simulation.engine "
-                         "\"packet\", got \"{}\" (the flow engine has no sockets, and auto "
-                         "may run it)",
-                         s.engine));
-    }
-    if (s.tcpCsv && !IsFlowTraffic(s.crossType))
-    {
-        Fail(source, "outputs.tcp_csv",
-             fmt::format("tcp.csv traces the cross traffic's flows: expected cross_traffic.type "
-                         "websearch, burst or replay, got \"{}\"",
-                         s.crossType));
-    }
     ResolveJobNameAndHosts(s);
     CheckCollective(s, r);
     if (jobView)
@@ -280,6 +265,17 @@ IsFlowTraffic(const std::string& type)
     return type == "websearch" || type == "burst" || type == "replay";
 }
 
+bool
+FlowEngineHasStandingQueues(const Scenario& s)
+{
+    bool rdma = false;
+    for (const Scenario* job : Jobs(s))
+    {
+        rdma = rdma || job->transport == "rdma";
+    }
+    return s.flowQueues && rdma && s.switchQueue.discipline == "fifo";
+}
+
 std::vector<const Scenario*>
 Jobs(const Scenario& s)
 {
@@ -342,6 +338,32 @@ ResolveOneJob(const json& user, const std::string& source, bool jobView)
     return s;
 }
 
+// tcp.csv follows each flow's TCP window: ns-3's sockets, or the flow engine's window flows.
+void
+CheckTcpCsv(const Scenario& s)
+{
+    if (!s.tcpCsv)
+    {
+        return;
+    }
+    if (!IsFlowTraffic(s.crossType))
+    {
+        Fail(s.source, "outputs.tcp_csv",
+             fmt::format("tcp.csv traces the cross traffic's flows: expected cross_traffic.type "
+                         "websearch, burst or replay, got \"{}\"",
+                         s.crossType));
+    }
+    if (s.engine != "packet" && !FlowEngineHasStandingQueues(s))
+    {
+        Fail(s.source, "outputs.tcp_csv",
+             fmt::format("tcp.csv follows TCP windows, which the flow engine has only behind "
+                         "standing queues (simulation.flow_queues with an RDMA job and "
+                         "topology.switch_queue.discipline \"fifo\"); here it shares by "
+                         "max-min: expected simulation.engine \"packet\", got \"{}\"",
+                         s.engine));
+    }
+}
+
 } // namespace
 
 Scenario
@@ -366,6 +388,7 @@ ResolveScenario(const json& user, const std::string& source)
             Fail(source, "topology.pfc.enabled",
                  "PFC protects the RoCE class: expected job.transport \"rdma\" with it");
         }
+        CheckTcpCsv(s);
         return s;
     }
     // Several jobs: each as a scenario of its own, then the scenario as its first job's.
@@ -381,6 +404,7 @@ ResolveScenario(const json& user, const std::string& source)
     Scenario s = NameJobErrors(0, [&] { return ResolveOneJob(JobView(user, 0), source, false); });
     s.jobs = std::move(jobs);
     CheckJobsTogether(s);
+    CheckTcpCsv(s);
     s.resolved["jobs"] = resolvedJobs;
     return s;
 }

@@ -139,6 +139,9 @@ std::vector<const Scenario*> Jobs(const Scenario& s);
 ns3::StarRoles CrossTrafficRoles(const Scenario& s);
 /** websearch, burst and replay: traffic made of flows (iperf streams are not). */
 bool IsFlowTraffic(const std::string& type);
+/** Whether the flow engine holds standing queues at the switch's FIFO ports, where its TCP
+ * flows are windows (simulation.flow_queues, an RDMA job, a FIFO switch). */
+bool FlowEngineHasStandingQueues(const Scenario& s);
 
 /**
  * Changes whenever the simulation gives different results for the same scenario (a fixed

@@ -78,6 +78,9 @@ struct FlowPlayer
     uint32_t first = 0;
     std::map<uint64_t, uint32_t> active; //!< fluid flow id -> flow id
     double doneBytes = 0;
+    /** outputs.tcp_csv: every flow's row so far (by flow id), filled as its window flow ends. */
+    bool traceWindows = false;
+    std::vector<TcpFlowRow> windows;
 
     void Next(const std::shared_ptr<FlowPlayer>& self)
     {
@@ -105,6 +108,14 @@ struct FlowPlayer
         row.sizeBytes = a.sizeBytes;
         row.endS = -1;
         rows.push_back(row);
+        if (traceWindows)
+        {
+            TcpFlowRow w;
+            w.id = row.id;
+            w.startS = row.startS;
+            w.sizeBytes = row.sizeBytes;
+            windows.push_back(w);
+        }
         const uint32_t index = row.id;
         const std::vector<uint32_t>& path
             = route.PathOf(source, destination, 6, static_cast<uint16_t>(index), 0);
@@ -134,6 +145,43 @@ struct FlowPlayer
         FlowRow& row = rows[index - first];
         doneBytes += double(row.sizeBytes + FlowGenerator::kHeaderBytes);
         row.endS = (Simulator::Now() + route.delay).GetSeconds();
+    }
+
+    // tcp.csv's columns from a window flow's record: its round trips are the model's (base
+    // and queueing, at recomputations), its recoveries the cuts of host buffer overflows.
+    void Fill(uint32_t index, const FluidNetwork::WindowRecord& r)
+    {
+        TcpFlowRow& w = windows.at(index);
+        w.slowStartEndS = r.slowStartEndS;
+        w.slowStartEndCwndBytes = static_cast<uint32_t>(std::llround(r.slowStartEndBytes));
+        w.slowStartEndCause = r.slowStartEndS < 0      ? ""
+                              : r.slowStartEndedByLoss ? "loss"
+                                                       : "hystart";
+        w.maxCwndBytes = static_cast<uint32_t>(std::llround(r.maxWindowBytes));
+        w.minSrttS = r.minRttS;
+        w.maxSrttS = r.maxRttS;
+        w.recoveries = r.cuts;
+    }
+
+    void WindowEnded(uint64_t flow, const FluidNetwork::WindowRecord& r)
+    {
+        auto it = active.find(flow);
+        if (it != active.end())
+        {
+            Fill(it->second, r);
+        }
+    }
+
+    std::vector<TcpFlowRow> TakeWindows()
+    {
+        for (const auto& [flow, index] : active)
+        {
+            if (const FluidNetwork::WindowRecord* r = net->GetWindowRecord(flow))
+            {
+                Fill(index, *r);
+            }
+        }
+        return windows;
     }
 
     std::vector<FlowRow> Take(bool closedOnly)
@@ -216,12 +264,8 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     std::vector<uint32_t> down;
     // Standing queues at the switch's ports where nothing marks, held by an RDMA job's
     // unresponsive RoCE (docs/flow-engine.md: with TCP alone max-min agrees better).
-    bool rdma = false;
-    for (const Scenario* job : Jobs(s))
-    {
-        rdma = rdma || job->transport == "rdma";
-    }
-    m_queues = s.flowQueues && rdma && s.switchQueue.discipline == "fifo";
+    m_queues = FlowEngineHasStandingQueues(s);
+    m_traceWindows = s.tcpCsv && m_queues; // (the scenario's rules refuse it otherwise)
     m_hosts.Create(hosts);
     for (uint32_t i = 0; i < hosts; ++i)
     {
@@ -478,6 +522,13 @@ FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     c.connectionsOpen = [player] { return static_cast<uint64_t>(player->active.size()); };
     c.flowOverheadBytes = FlowGenerator::kHeaderBytes;
     c.takeFlows = [player](bool closedOnly) { return player->Take(closedOnly); };
+    if (m_traceWindows)
+    {
+        player->traceWindows = true;
+        m_net->TraceConnectWithoutContext("WindowFlowEnded",
+                                          MakeCallback(&FlowPlayer::WindowEnded, player.get()));
+        c.takeTcpFlows = [player] { return player->TakeWindows(); };
+    }
     return c;
 }
 

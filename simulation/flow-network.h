@@ -74,9 +74,10 @@ class FlowNetwork : public Network
     uint32_t m_crossDestination = 0;
     double m_tcpWireFactor = 1;
     double m_roceWireFactor = 1;
-    bool m_wholeSteps = false; //!< simulation.flow_whole_steps
-    bool m_queues = false;     //!< simulation.flow_queues, where the switch marks nothing
-    double m_sliceBytes = 0;   //!< simulation.flow_slice_bytes
+    bool m_wholeSteps = false;   //!< simulation.flow_whole_steps
+    bool m_queues = false;       //!< simulation.flow_queues, where the switch marks nothing
+    bool m_traceWindows = false; //!< outputs.tcp_csv: each flow's window (behind the queues)
+    double m_sliceBytes = 0;     //!< simulation.flow_slice_bytes
     double m_tcpWindowBytes = 0;
     ns3::FluidNetwork::FlowSpec m_newConnection; //!< a cross-traffic flow's window settings
     Port m_bottleneck;

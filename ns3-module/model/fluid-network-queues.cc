@@ -133,6 +133,8 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
             const double queueing = GetQueueDelay(f->spec.path);
             f->rttS = f->spec.baseRttS + queueing;
             f->minRttS = std::min(f->minRttS, f->rttS);
+            f->record.minRttS = f->minRttS;
+            f->record.maxRttS = std::max(f->record.maxRttS, f->rttS);
             // HyStart (ns-3's CUBIC): the ACK train, or the delay rule once the queue has
             // grown by the smallest round trip (clamped) since the flow saw it.
             if (f->slowStart && f->cwnd >= f->spec.hystartWindowBytes)
@@ -141,7 +143,10 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
                 const double rise = f->minRttS > f->spec.hystartDelayMaxS
                                         ? f->spec.hystartDelayMaxS
                                         : std::max(f->minRttS, f->spec.hystartDelayMinS);
-                f->slowStart = !(TrainEndsSlowStart(*f, f->cwnd) || f->rttS > f->minRttS + rise);
+                if (TrainEndsSlowStart(*f, f->cwnd) || f->rttS > f->minRttS + rise)
+                {
+                    f->EndSlowStart(f->cwnd, false);
+                }
             }
             if (f->rttS > 0)
             {
@@ -237,8 +242,12 @@ FluidNetwork::Overflow(double dt)
             if (f->spec.kind == WINDOW && f->rate > 0
                 && std::find(f->spec.path.begin(), f->spec.path.end(), l) != f->spec.path.end())
             {
+                if (f->slowStart)
+                {
+                    f->EndSlowStart(f->Window(), true);
+                }
                 f->cwnd = std::max(2 * f->spec.segmentBytes, f->spec.lossBeta * f->Window());
-                f->slowStart = false;
+                ++f->record.cuts;
                 ++link.windowsCut;
             }
         }

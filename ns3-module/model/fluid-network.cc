@@ -43,7 +43,12 @@ FluidNetwork::GetTypeId()
                               "The rates are about to change; the interval [from, to) had the "
                               "previous ones (query GetLinkRate within the callback).",
                               MakeTraceSourceAccessor(&FluidNetwork::m_ratesChangedTrace),
-                              "ns3::FluidNetwork::IntervalTracedCallback");
+                              "ns3::FluidNetwork::IntervalTracedCallback")
+              .AddTraceSource("WindowFlowEnded",
+                              "A window flow ends (done or stopped): its id and its record of "
+                              "slow start, windows, round trips and cuts.",
+                              MakeTraceSourceAccessor(&FluidNetwork::m_windowFlowEndedTrace),
+                              "ns3::FluidNetwork::WindowFlowEndedCallback");
     return tid;
 }
 
@@ -57,6 +62,15 @@ double
 FluidNetwork::Flow::Window() const
 {
     return std::min({ spec.windowBytes, cwnd, spec.bytes });
+}
+
+void
+FluidNetwork::Flow::EndSlowStart(double windowBytes, bool byLoss)
+{
+    slowStart = false;
+    record.slowStartEndS = Simulator::Now().GetSeconds();
+    record.slowStartEndBytes = std::min(windowBytes, spec.windowBytes); // what it may send
+    record.slowStartEndedByLoss = byLoss;
 }
 
 bool
@@ -112,6 +126,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     m_active.push_back(&f); // the largest id yet: the list stays in id order
     f.spec = spec;
     f.cwnd = spec.initialWindowBytes;
+    f.record.maxWindowBytes = spec.kind == WINDOW ? std::min(f.cwnd, spec.windowBytes) : 0;
     if (spec.kind != SHARE)
     {
         for (size_t i = 0; i < spec.path.size(); ++i)
@@ -132,6 +147,7 @@ FluidNetwork::StopFlow(uint64_t id)
         return;
     }
     Advance();
+    WindowFlowEnds(it->second);
     m_finished[id] = it->second.moved;
     m_active.erase(std::find(m_active.begin(), m_active.end(), &it->second));
     m_flows.erase(it);
@@ -163,6 +179,22 @@ FluidNetwork::GetFlowWindow(uint64_t id) const
 {
     auto it = m_flows.find(id);
     return it == m_flows.end() ? 0.0 : it->second.Window();
+}
+
+const FluidNetwork::WindowRecord*
+FluidNetwork::GetWindowRecord(uint64_t id) const
+{
+    auto it = m_flows.find(id);
+    return it == m_flows.end() || it->second.spec.kind != WINDOW ? nullptr : &it->second.record;
+}
+
+void
+FluidNetwork::WindowFlowEnds(const Flow& f)
+{
+    if (f.spec.kind == WINDOW)
+    {
+        m_windowFlowEndedTrace(f.id, f.record);
+    }
 }
 
 bool
@@ -264,12 +296,15 @@ FluidNetwork::Advance()
                 // The ACK train ends slow start as the window reaches the low window, not at
                 // the next recomputation.
                 f.cwnd = std::max(f.cwnd, f.spec.hystartWindowBytes);
-                f.slowStart = false;
+                f.EndSlowStart(f.cwnd, false);
+                f.record.maxWindowBytes = std::max(f.record.maxWindowBytes, f.cwnd);
                 continue;
             }
             // Slow start: a segment per ACK; then about a segment per round trip.
             f.cwnd = f.slowStart ? grown
                                  : f.cwnd + (f.rttS > 0 ? f.spec.segmentBytes * dt / f.rttS : 0);
+            f.record.maxWindowBytes
+                = std::max(f.record.maxWindowBytes, std::min(f.cwnd, f.spec.windowBytes));
         }
     }
     for (auto& l : m_links)
@@ -534,6 +569,7 @@ FluidNetwork::CompleteDue()
                 && (!f.Backlogged() || f.pushed >= f.spec.bytes)))
         {
             const uint64_t id = f.id; // not a reference into the node erased
+            WindowFlowEnds(f);
             done.emplace_back(id, f.spec.done);
             m_flows.erase(id);
             flow = nullptr;

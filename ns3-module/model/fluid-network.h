@@ -129,6 +129,22 @@ class FluidNetwork : public Object
     bool HasOverflowBuffer(uint32_t link) const { return m_links.at(link).overflowBufferBits > 0; }
     /** Whether a window flow is still in slow start (false when not active). */
     bool IsInSlowStart(uint64_t id) const;
+
+    /** A window flow's history so far (tcp.csv at flow level). */
+    struct WindowRecord
+    {
+        double slowStartEndS = -1;         //!< negative: still in slow start
+        double slowStartEndBytes = 0;      //!< the window slow start ended at
+        bool slowStartEndedByLoss = false; //!< a host buffer's overflow (else HyStart)
+        double maxWindowBytes = 0;
+        double minRttS = -1; //!< round trip with queueing, at recomputations (negative: none)
+        double maxRttS = -1;
+        uint32_t cuts = 0; //!< windows cut by host buffer overflows
+    };
+    /** A window flow's record (nullptr when not active or not a window flow). */
+    const WindowRecord* GetWindowRecord(uint64_t id) const;
+    /** Signature of the WindowFlowEnded trace: the flow's id and its record. */
+    typedef void (*WindowFlowEndedCallback)(uint64_t id, const WindowRecord& record);
     /** Starts a flow now; returns its id. */
     uint64_t StartFlow(const FlowSpec& spec);
     /** Ends a flow now, whatever it has left (no completion callback). */
@@ -207,6 +223,9 @@ class FluidNetwork : public Object
         double drainByS = 0; //!< once all pushed: when its last byte reaches the queue's head
         double cwnd = 0;     //!< WINDOW: its window (bytes)
         bool slowStart = true;
+        WindowRecord record; //!< WINDOW
+        /** Slow start ends now, at this window (kept in the record). */
+        void EndSlowStart(double windowBytes, bool byLoss);
         double rttS = 0;             //!< WINDOW: its round trip at the last recomputation
         double minRttS = kUnbounded; //!< WINDOW: the smallest round trip it has seen
         /** WaterFill's: where the links it counts on start and end in Scratch::counted. */
@@ -292,6 +311,9 @@ class FluidNetwork : public Object
     Time m_maxStep;            //!< attribute
 
     TracedCallback<Time, Time> m_ratesChangedTrace;
+    TracedCallback<uint64_t, const WindowRecord&> m_windowFlowEndedTrace;
+    /** Fires WindowFlowEnded for a window flow that leaves the network. */
+    void WindowFlowEnds(const Flow& f);
 };
 
 } // namespace ns3

@@ -246,6 +246,25 @@ TEST_F(QueuedPort, SlowStartGrowsByWhatIsDeliveredUntilHyStartSeesTheQueue)
                 1);
     EXPECT_GE(net->GetFlowWindow(hystart), 16 * 1448);
     EXPECT_LT(net->GetFlowWindow(hystart), 0.5 * net->GetFlowWindow(plain));
+    // Their records (tcp.csv at flow level): HyStart's exit at its low window, the window
+    // that has grown since as the largest; the other never left slow start.
+    const FluidNetwork::WindowRecord* h = net->GetWindowRecord(hystart);
+    ASSERT_NE(h, nullptr);
+    EXPECT_GT(h->slowStartEndS, 0);
+    EXPECT_FALSE(h->slowStartEndedByLoss);
+    EXPECT_NEAR(h->slowStartEndBytes, 16 * 1448, 1);
+    EXPECT_NEAR(h->maxWindowBytes, net->GetFlowWindow(hystart), 1);
+    EXPECT_EQ(h->cuts, 0u);
+    // Round trips with the queue: within the ACK spacing at its start (which let the train
+    // end slow start), growing with the backlog since.
+    EXPECT_GE(h->minRttS, 4e-6);
+    EXPECT_LT(h->minRttS, 2e-3);
+    EXPECT_GT(h->maxRttS, 0.5e-3);
+    const FluidNetwork::WindowRecord* p = net->GetWindowRecord(plain);
+    ASSERT_NE(p, nullptr);
+    EXPECT_LT(p->slowStartEndS, 0);
+    EXPECT_NEAR(p->maxWindowBytes, net->GetFlowWindow(plain), 1);
+    EXPECT_EQ(net->GetWindowRecord(1), nullptr); // the unresponsive flow has no window
     Simulator::Stop();
 }
 
@@ -320,6 +339,13 @@ TEST_F(QueuedPort, SlowStartThatOverrunsItsSendersBufferLosesOnEveryWindowThroug
             EXPECT_EQ(n->GetOverflows(sender), 1u);
             EXPECT_EQ(n->GetWindowsCut(sender), 2u); // both flows send through it
             EXPECT_EQ(n->GetWindowsCut(tor), 0u);
+            // Its record: slow start ended by the loss, at the window the cut took 0.7 of.
+            const FluidNetwork::WindowRecord* r = n->GetWindowRecord(a);
+            ASSERT_NE(r, nullptr);
+            EXPECT_TRUE(r->slowStartEndedByLoss);
+            EXPECT_EQ(r->cuts, 1u);
+            EXPECT_NEAR(0.7 * r->slowStartEndBytes, after, 0.7 * 0.5 * kC / 2 * 50e-6 / 8 + 1448);
+            EXPECT_GE(r->maxWindowBytes, r->slowStartEndBytes);
             EXPECT_FALSE(n->IsInSlowStart(a));
             EXPECT_FALSE(n->IsInSlowStart(b));
             // 0.7 of the window at the loss: of the window 50 us before, and at most what slow
@@ -335,6 +361,8 @@ TEST_F(QueuedPort, SlowStartThatOverrunsItsSendersBufferLosesOnEveryWindowThroug
         {
             EXPECT_EQ(n->GetOverflows(sender), 0u);
             EXPECT_EQ(n->GetWindowsCut(sender), 0u);
+            EXPECT_EQ(n->GetWindowRecord(a)->cuts, 0u);
+            EXPECT_LT(n->GetWindowRecord(a)->slowStartEndS, 0);
             EXPECT_TRUE(n->IsInSlowStart(a));
             EXPECT_TRUE(n->IsInSlowStart(b));
         }
@@ -366,6 +394,31 @@ TEST(FluidOverflow, AHostBufferOverflowsWithoutAnyQueuedPortToo)
     EXPECT_FALSE(n->IsInSlowStart(a));
     n->Dispose();
     Simulator::Destroy();
+}
+
+TEST_F(QueuedPort, AWindowFlowHandsItsRecordOverAsItEnds)
+{
+    // WindowFlowEnded fires once for each window flow that ends, done or stopped, with its
+    // record; flows of other kinds have none.
+    std::vector<std::pair<uint64_t, double>> ended; // id, largest window
+    net->TraceConnectWithoutContext(
+        "WindowFlowEnded",
+        MakeBoundCallback(
+            +[](std::vector<std::pair<uint64_t, double>>* to, uint64_t id,
+                const FluidNetwork::WindowRecord& r) { to->emplace_back(id, r.maxWindowBytes); },
+            &ended));
+    net->StartFlow(Unresponsive(1e6));
+    const uint64_t done = net->StartFlow(Window(1e6, 4e6, 14480));
+    const uint64_t stopped = net->StartFlow(Window(FluidNetwork::kUnbounded, 4e6, 14480));
+    RunUntil(MilliSeconds(5));
+    ASSERT_EQ(ended.size(), 1u);
+    EXPECT_EQ(ended[0].first, done);
+    EXPECT_GT(ended[0].second, 14480); // it grew in slow start
+    EXPECT_EQ(net->GetWindowRecord(done), nullptr);
+    net->StopFlow(stopped);
+    ASSERT_EQ(ended.size(), 2u);
+    EXPECT_EQ(ended[1].first, stopped);
+    Simulator::Stop();
 }
 
 TEST_F(QueuedPort, TheQueueIsIntegratedOverTimeAndItsLargestKept)

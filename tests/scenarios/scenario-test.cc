@@ -348,14 +348,28 @@ TEST(Scenario, LossKeysAreChecked)
               std::string::npos);
 }
 
-TEST(Scenario, TcpCsvNeedsSocketsAndFlows)
+TEST(Scenario, TcpCsvNeedsWindowsAndFlows)
 {
     const json websearch = { { "type", "websearch" }, { "load_gbps", 5 } };
     EXPECT_TRUE(
         test::Resolve({ { "cross_traffic", websearch }, { "outputs", { { "tcp_csv", true } } } })
             .tcpCsv);
-    // The flow and auto engines have no sockets; iperf and no cross traffic have no flows.
-    for (const json& bad : { json{ { "cross_traffic", websearch },
+    // The flow engine's TCP flows are windows behind standing queues (an RDMA job, a FIFO
+    // switch), elsewhere max-min shares; iperf and no cross traffic have no flows.
+    const json queued = { { "job", { { "transport", "rdma" } } },
+                          { "topology", { { "switch_queue", { { "discipline", "fifo" } } } } },
+                          { "cross_traffic", websearch },
+                          { "outputs", { { "tcp_csv", true } } } };
+    for (const std::string engine : { "flow", "auto" })
+    {
+        json windows = queued;
+        windows["simulation"] = { { "engine", engine } };
+        EXPECT_TRUE(test::Resolve(windows).tcpCsv) << engine;
+    }
+    json maxMin = queued;
+    maxMin["simulation"] = { { "engine", "flow" }, { "flow_queues", false } };
+    for (const json& bad : { maxMin,
+                             json{ { "cross_traffic", websearch },
                                    { "outputs", { { "tcp_csv", true } } },
                                    { "simulation", { { "engine", "flow" } } } },
                              json{ { "cross_traffic", websearch },

@@ -3,7 +3,12 @@
 // towards S0 holds a deep queue that unmarked RoCE keeps filling. The packet level's runs are
 // the shipped validation's (results/validation/points: same scenario and seed); each point is
 // re-run here at flow level with and without the queues.
+#include "key-attributes.h"
+#include "packet-network.h"
+#include "run-scenario.h"
 #include "test-support.h"
+
+#include "ns3/uinteger.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -141,5 +146,82 @@ TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops
                                             overflows, cut)),
                   std::string::npos)
             << r.output;
+    }
+}
+
+TEST(FlowQueues, TcpCsvFollowsTheEnginesWindowFlows)
+{
+    // The same VGG-16 point at flow level with tcp.csv: a row per flow of flows.csv, from its
+    // window flow's record; its slow start ends by HyStart (from the low window on) or at a
+    // host buffer's overflow, whose cuts are its recoveries. The engine has no timeouts.
+    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-");
+    ASSERT_FALSE(packet.empty()) << "no shipped packet run in " << kPoints;
+    json user = json::parse(test::ReadFile(packet + "/scenario.json"));
+    user["simulation"]["engine"] = "flow";
+    user["outputs"]["tcp_csv"] = true;
+    const Scenario scenario = test::Resolve(user);
+    const RunOutput out = RunScenario(scenario);
+    ASSERT_TRUE(out.tcpFlows.has_value());
+    const std::vector<TcpFlowRow>& tcp = *out.tcpFlows;
+    ASSERT_EQ(tcp.size(), out.flows.size());
+    ASSERT_GT(tcp.size(), 1000u);
+    const double low = double(ns3::DynamicCast<const ns3::UintegerValue>(
+                                  AttributeInfo("ns3::TcpCubic::HyStartLowWindow").initialValue)
+                                  ->Get())
+                       * (scenario.mtuBytes - TcpIpHeaderBytes(scenario.tcpTimestamps));
+    uint64_t recoveries = 0;
+    size_t hystart = 0;
+    size_t loss = 0;
+    for (size_t i = 0; i < tcp.size(); ++i)
+    {
+        const TcpFlowRow& t = tcp[i];
+        SCOPED_TRACE("flow " + std::to_string(t.id));
+        EXPECT_EQ(t.id, out.flows[i].id);
+        EXPECT_EQ(t.startS, out.flows[i].startS);
+        EXPECT_EQ(t.sizeBytes, out.flows[i].sizeBytes);
+        EXPECT_EQ(t.timeouts, 0u);
+        recoveries += t.recoveries;
+        if (t.slowStartEndS < 0)
+        {
+            EXPECT_EQ(t.slowStartEndCause, "");
+            continue;
+        }
+        EXPECT_GT(t.slowStartEndS, t.startS);
+        EXPECT_LE(t.slowStartEndCwndBytes, t.maxCwndBytes + 1);
+        EXPECT_LE(t.minSrttS, t.maxSrttS);
+        if (t.slowStartEndCause == "hystart")
+        {
+            ++hystart;
+            EXPECT_GE(t.slowStartEndCwndBytes + 1, low);
+        }
+        else
+        {
+            ++loss;
+            EXPECT_EQ(t.slowStartEndCause, "loss");
+            EXPECT_GE(t.recoveries, 1u); // the overflow that ended it cut it
+        }
+    }
+    std::cout << "[measure] VGG-16 beside 19.7 Gbps at flow level: " << tcp.size() << " flows, "
+              << hystart << " left slow start by HyStart, " << loss << " at an overflow; "
+              << recoveries << " windows cut\n";
+    EXPECT_GT(hystart, 0u);
+    EXPECT_GT(loss, 0u);
+    // The overflows over the measurement window cut no more windows than the whole run's.
+    const PortSummary* nic = nullptr;
+    for (const auto& p : out.summary.ports)
+    {
+        nic = p.port == "S2 NIC egress" ? &p : nic;
+    }
+    ASSERT_TRUE(nic && nic->hostBuffer);
+    EXPECT_GE(recoveries, nic->hostBuffer->windowsCut);
+    EXPECT_GT(nic->hostBuffer->windowsCut, 0u);
+    // Recording changes nothing: the same flows end at the same instants without it.
+    user["outputs"]["tcp_csv"] = false;
+    const RunOutput untraced = RunScenario(test::Resolve(user));
+    EXPECT_FALSE(untraced.tcpFlows.has_value());
+    ASSERT_EQ(untraced.flows.size(), out.flows.size());
+    for (size_t i = 0; i < out.flows.size(); ++i)
+    {
+        ASSERT_EQ(untraced.flows[i].endS, out.flows[i].endS) << "flow " << i;
     }
 }
