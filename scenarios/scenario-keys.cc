@@ -460,6 +460,10 @@ AddSimulationKeys(std::vector<KeySpec>& k)
     k.push_back(Key("outputs.link_bin_us", KeyType::Number, 100.0,
                     "bin width of link.csv, the bottleneck's time series (0 = no link.csv)", 0, 1e9,
                     Into(&Scenario::linkBinUs), Unit::Microseconds));
+    k.push_back(Key("outputs.link_port", KeyType::String, "",
+                    "the port link.csv follows instead of the bottleneck, named as summary.json "
+                    "names ports: \"S2 NIC egress\" or \"ToR port towards S0\"",
+                    -1e300, 1e300, Into(&Scenario::linkPortText)));
     k.push_back(Key("outputs.pcap_hosts", KeyType::String, "",
                     "hosts whose NIC link is captured as pcap, comma-separated (\"S0,S3\": "
                     "DIR/S0.pcap, DIR/S3.pcap, both directions, ns-3's tracing; packet engine "

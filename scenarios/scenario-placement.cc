@@ -59,6 +59,43 @@ HostList(const Scenario& s, const std::string& key, const std::string& text)
     return out;
 }
 
+// link.csv's port, named as summary.json names ports.
+void
+ResolveLinkPort(Scenario& s)
+{
+    const std::string& text = s.linkPortText;
+    if (text.empty())
+    {
+        return;
+    }
+    if (s.linkBinUs <= 0)
+    {
+        Fail(s.source, "outputs.link_port",
+             "names link.csv's port, which outputs.link_bin_us = 0 turns off: expected a bin "
+             "width above 0 with it");
+    }
+    const std::string nic = " NIC egress";
+    const std::string tor = "ToR port towards ";
+    std::string host;
+    if (text.size() > nic.size() && text.compare(text.size() - nic.size(), nic.size(), nic) == 0)
+    {
+        host = text.substr(0, text.size() - nic.size());
+        s.linkPortAtNic = true;
+    }
+    else if (text.rfind(tor, 0) == 0)
+    {
+        host = text.substr(tor.size());
+    }
+    if (host.empty() || host.find(',') != std::string::npos)
+    {
+        Fail(s.source, "outputs.link_port",
+             fmt::format("expected \"S<i> NIC egress\" or \"ToR port towards S<i>\" (i from 0 "
+                         "to {}), got \"{}\"",
+                         s.hosts - 1, text));
+    }
+    s.linkPortHost = static_cast<int>(HostList(s, "outputs.link_port", host).at(0));
+}
+
 // The job's name (a column of iterations.csv) and hosts: job.hosts, else the
 // configuration's; at least two.
 void

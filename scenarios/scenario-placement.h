@@ -21,6 +21,8 @@ void ResolveJobNameAndHosts(Scenario& s);
 void CheckFabric(Scenario& s);
 /** cross_traffic.source and destination: one host each, two distinct ones. */
 void ResolveCrossTrafficHosts(Scenario& s);
+/** outputs.link_port: a host's NIC egress or the ToR's port towards it ("": the bottleneck). */
+void ResolveLinkPort(Scenario& s);
 
 } // namespace flumen::detail
 

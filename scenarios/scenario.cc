@@ -180,6 +180,7 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
     s.pcapHosts = HostList(s, "outputs.pcap_hosts", s.pcapHostsText);
     s.lossHosts = HostList(s, "topology.loss.hosts", s.lossHostsText);
     ResolveCrossTrafficHosts(s);
+    ResolveLinkPort(s);
     if (s.lossPercent > 0 && s.engine == "flow")
     {
         Fail(source, "topology.loss.percent",

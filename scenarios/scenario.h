@@ -109,6 +109,9 @@ struct Scenario
     bool tcpEcn = false;
     double tcpTimeWaitMs = 0;
     double linkBinUs = 0;
+    std::string linkPortText;        //!< outputs.link_port as given ("": the bottleneck)
+    int linkPortHost = -1;           //!< its host (-1: the bottleneck)
+    bool linkPortAtNic = false;      //!< the host's NIC egress (else the ToR's port towards it)
     std::string pcapHostsText;       //!< outputs.pcap_hosts as given
     std::vector<uint32_t> pcapHosts; //!< its host indices (whose NIC links are captured)
     bool tcpCsv = false;             //!< outputs.tcp_csv: each cross flow's socket traced

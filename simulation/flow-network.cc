@@ -538,6 +538,9 @@ FlowNetwork::Observe(const Scenario& s)
     if (s.linkBinUs > 0)
     {
         m_bins = std::make_unique<FluidLinkBins>(s.linkBinUs * 1e-6);
+        // outputs.link_port, else the bottleneck (m_ports: per host its NIC, then the ToR's).
+        m_binned = s.linkPortHost < 0 ? m_bottleneck
+                                      : m_ports.at(2 * s.linkPortHost + (s.linkPortAtNic ? 0 : 1));
         m_net->TraceConnectWithoutContext(
             "RatesChanged",
             Callback<void, Time, Time>([this](Time from, Time to)
@@ -546,13 +549,13 @@ FlowNetwork::Observe(const Scenario& s)
     ResetPortCounters();
 }
 
-// The bottleneck's rates (and queue) were constant over [from, to).
+// The binned port's rates (and queue) were constant over [from, to).
 void
 FlowNetwork::AddToBins(double fromS, double toS)
 {
-    m_bins->Add(fromS, toS, m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::JOB) / 8,
-                m_net->GetLinkRate(m_bottleneck.link, FluidNetwork::CROSS) / 8,
-                m_net->GetQueueBytes(m_bottleneck.link));
+    m_bins->Add(fromS, toS, m_net->GetLinkRate(m_binned.link, FluidNetwork::JOB) / 8,
+                m_net->GetLinkRate(m_binned.link, FluidNetwork::CROSS) / 8,
+                m_net->GetQueueBytes(m_binned.link));
 }
 
 void
@@ -614,7 +617,7 @@ FlowNetwork::Ports() const
 }
 
 std::vector<LinkRow>
-FlowNetwork::TakeBottleneckSeries(bool closedOnly)
+FlowNetwork::TakeLinkSeries(bool closedOnly)
 {
     if (!m_bins)
     {

@@ -44,7 +44,7 @@ class FlowNetwork : public Network
     void ResetPortCounters() override;
     PortSummary Bottleneck() const override;
     std::vector<PortSummary> Ports() const override;
-    std::vector<LinkRow> TakeBottleneckSeries(bool closedOnly) override;
+    std::vector<LinkRow> TakeLinkSeries(bool closedOnly) override;
     /** Not kept at flow level (docs/flow-engine.md): empty. */
     std::vector<RingHopSeries> RingHops() const override { return {}; }
     /** No packets at flow level (the scenario rules refuse outputs.pcap_hosts with it). */
@@ -81,6 +81,7 @@ class FlowNetwork : public Network
     double m_tcpWindowBytes = 0;
     ns3::FluidNetwork::FlowSpec m_newConnection; //!< a cross-traffic flow's window settings
     Port m_bottleneck;
+    Port m_binned;             //!< link.csv's port
     std::vector<Port> m_ports; //!< per host: its NIC's egress, then the ToR's port towards it
     double m_windowStartS = 0;
     std::vector<double> m_windowStartBytes;                 //!< per link, both classes

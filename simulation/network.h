@@ -97,11 +97,12 @@ class Network
     virtual PortSummary Bottleneck() const = 0;
     virtual std::vector<PortSummary> Ports() const = 0;
     /**
-     * The bottleneck's time series in bins (empty unless enabled), each bin handed over once:
+     * link.csv's port (outputs.link_port, else the bottleneck) in bins (empty unless enabled),
+     * each bin handed over once:
      * while the run goes (`closedOnly`) the bins that time has closed, so that a long run's
      * series need not be held; at the end every bin left, up to now.
      */
-    virtual std::vector<LinkRow> TakeBottleneckSeries(bool closedOnly) = 0;
+    virtual std::vector<LinkRow> TakeLinkSeries(bool closedOnly) = 0;
     /** Each ring hop's job bytes in bins (empty unless binned; the packet engine only). */
     virtual std::vector<RingHopSeries> RingHops() const = 0;
     /** PFC pauses over the window. */

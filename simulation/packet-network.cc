@@ -269,7 +269,19 @@ PacketNetwork::Observe(const Scenario& s)
             }
         }
         m_series->SetJobPorts(jobPorts);
-        m_series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
+        const int h = s.linkPortHost; // outputs.link_port, else the bottleneck
+        if (h < 0)
+        {
+            m_series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
+        }
+        else if (s.linkPortAtNic)
+        {
+            m_series->Attach(t.hostQueueDiscs[h], t.hostDevices.Get(h));
+        }
+        else
+        {
+            m_series->Attach(t.torQueueDiscs[h], t.torDevices.Get(h));
+        }
         // Each ring job host's egress carries its ring hop (and, in configuration A, S0's
         // iperf, which the job ports tell apart). Other collectives have no hops to name.
         for (const Scenario* job : Jobs(s))
@@ -346,7 +358,7 @@ PacketNetwork::Ports() const
 }
 
 std::vector<LinkRow>
-PacketNetwork::TakeBottleneckSeries(bool closedOnly)
+PacketNetwork::TakeLinkSeries(bool closedOnly)
 {
     std::vector<LinkRow> rows;
     if (!m_series)

@@ -30,7 +30,7 @@ class PacketNetwork : public Network
     void ResetPortCounters() override;
     PortSummary Bottleneck() const override;
     std::vector<PortSummary> Ports() const override;
-    std::vector<LinkRow> TakeBottleneckSeries(bool closedOnly) override;
+    std::vector<LinkRow> TakeLinkSeries(bool closedOnly) override;
     std::vector<RingHopSeries> RingHops() const override;
     uint64_t PfcPauses() const override;
     LossCounts Loss() const override;

@@ -77,7 +77,7 @@ StreamedOutputs::Append(bool closedOnly)
 {
     if (m_link)
     {
-        AppendLinkCsvRows(m_link->Buffer(), m_network.TakeBottleneckSeries(closedOnly));
+        AppendLinkCsvRows(m_link->Buffer(), m_network.TakeLinkSeries(closedOnly));
         m_link->Written();
     }
     if (m_flows)

@@ -345,7 +345,7 @@ Summarise(const FinishedRun& run)
         const LossCounts loss = run.network.Loss();
         sm.loss = LossSummary{ s.lossPercent, s.lossHostsText, loss.arrived, loss.lost };
     }
-    out.link = run.network.TakeBottleneckSeries(false);
+    out.link = run.network.TakeLinkSeries(false);
     out.ringHops = run.network.RingHops();
     sm.ringHops = RingHopSummaries(out.ringHops, m.WindowStart().GetSeconds(), run.simulatedS);
     sm.bottleneck = run.network.Bottleneck();

@@ -16,7 +16,7 @@ namespace flumen
 struct FinishedRun
 {
     const Scenario& scenario;
-    Network& network; //!< non-const: its time series is handed over (TakeBottleneckSeries)
+    Network& network; //!< non-const: its time series is handed over (TakeLinkSeries)
     const Measurement& measurement;
     const std::optional<CrossTraffic>& cross;
     bool fixedDuration = false; //!< RunOptions::fixedDurationS was set

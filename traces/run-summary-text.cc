@@ -166,8 +166,9 @@ FormatHumanSummary(const RunSummary& sm)
         if (p.hostBuffer && p.hostBuffer->overflows > 0)
         {
             out += fmt::format("  host buffer      {}: {} overflows cut {} windows (the flow "
-                               "engine's losses)\n",
-                               p.port, p.hostBuffer->overflows, p.hostBuffer->windowsCut);
+                               "engine's losses), occupancy mean {:.0f} KB max {:.0f} KB\n",
+                               p.port, p.hostBuffer->overflows, p.hostBuffer->windowsCut,
+                               p.meanQueueBytes / 1e3, p.maxQueueBytes / 1e3);
         }
     }
     // A fabric: its busiest uplink, where jobs meet.

@@ -219,7 +219,8 @@ FluidNetwork::SetOverflowBuffer(uint32_t link, double bytes)
 double
 FluidNetwork::GetQueueBytes(uint32_t link) const
 {
-    return m_links.at(link).queueBits / 8;
+    const Link& l = m_links.at(link);
+    return (l.queueBits + l.overrunBits) / 8;
 }
 
 double
@@ -252,7 +253,7 @@ FluidNetwork::ResetMaxQueues()
 {
     for (auto& l : m_links)
     {
-        l.maxQueueBits = l.queueBits;
+        l.maxQueueBits = l.queueBits + l.overrunBits;
     }
 }
 

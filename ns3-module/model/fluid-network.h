@@ -165,7 +165,8 @@ class FluidNetwork : public Object
     Time GetRatesSince() const { return m_ratesSince; }
     /** A window flow's current window, bytes (0 when not active). */
     double GetFlowWindow(uint64_t id) const;
-    /** A queued link's current queue, bytes (0 for other links). */
+    /** A queued link's current queue, bytes; an overflow link's buffer occupancy (not added to
+     * round trips); 0 for other links. */
     double GetQueueBytes(uint32_t link) const;
     /** A link's queue integrated over time so far (byte-seconds), up to now. */
     double GetQueueByteSeconds(uint32_t link);

@@ -385,6 +385,30 @@ TEST(Scenario, TcpCsvNeedsWindowsAndFlows)
     }
 }
 
+TEST(Scenario, LinkPortNamesAHostsNicOrItsTorPort)
+{
+    auto port = [](const std::string& name) {
+        return json{ { "outputs", { { "link_port", name } } } };
+    };
+    const Scenario nic = test::Resolve(port("S2 NIC egress"));
+    EXPECT_EQ(nic.linkPortHost, 2);
+    EXPECT_TRUE(nic.linkPortAtNic);
+    const Scenario tor = test::Resolve(port("ToR port towards S3"));
+    EXPECT_EQ(tor.linkPortHost, 3);
+    EXPECT_FALSE(tor.linkPortAtNic);
+    EXPECT_EQ(test::Resolve(json::object()).linkPortHost, -1); // the bottleneck
+    for (const std::string bad : { "S4 NIC egress", "NIC egress", "S1", "ToR port towards ",
+                                   "ToR port towards S0,S1", "s1 NIC egress" })
+    {
+        const std::string error = test::ScenarioErrorOf(port(bad));
+        EXPECT_NE(error.find("outputs.link_port"), std::string::npos) << bad << ": " << error;
+        EXPECT_NE(error.find("expected"), std::string::npos) << error;
+    }
+    json off = port("S0 NIC egress");
+    off["outputs"]["link_bin_us"] = 0;
+    EXPECT_NE(test::ScenarioErrorOf(off).find("outputs.link_port"), std::string::npos);
+}
+
 TEST(Scenario, CollectiveKeysAreChecked)
 {
     Scenario s = test::Resolve(

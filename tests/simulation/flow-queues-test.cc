@@ -17,6 +17,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -112,9 +113,11 @@ TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops
     for (const bool queues : { true, false })
     {
         const std::string out = dir.Path() + (queues ? "/queues" : "/max-min");
+        // link.csv at the NIC: its buffer's occupancy in the queue columns.
         auto r = test::RunFlumen(packet + "/scenario.json --set simulation.engine=flow"
                                  + " --set simulation.flow_queues=" + (queues ? "true" : "false")
-                                 + " --out " + out);
+                                 + " --set outputs.link_bin_us=1000"
+                                 + " --set 'outputs.link_port=S2 NIC egress' --out " + out);
         ASSERT_EQ(r.exitCode, 0) << r.output;
         const json s = json::parse(test::ReadFile(out + "/summary.json"));
         const json nic = port(s, "S2 NIC egress");
@@ -141,6 +144,29 @@ TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops
         EXPECT_GE(overflows, 1u);
         EXPECT_GE(cut, overflows); // each overflow cuts at least the flow that overran it
         EXPECT_EQ(nic["drops"], 0);
+        // Its occupancy: full at an overflow, never beyond the buffer, in summary.json and in
+        // link.csv's bins.
+        const double buffer = s["scenario"]["topology"]["host_queue"]["buffer_bytes"];
+        EXPECT_NEAR(nic["max_queue_bytes"].get<double>(), buffer, 1);
+        EXPECT_GT(nic["mean_queue_bytes"].get<double>(), 0);
+        EXPECT_LT(nic["mean_queue_bytes"].get<double>(), buffer);
+        double binMax = 0;
+        std::istringstream link(test::ReadFile(out + "/link.csv"));
+        std::string line;
+        std::getline(link, line); // header
+        while (std::getline(link, line))
+        {
+            // time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,queue_max_bytes,
+            std::istringstream row(line);
+            std::string field;
+            for (int i = 0; i < 7; ++i)
+            {
+                std::getline(row, field, ',');
+            }
+            binMax = std::max(binMax, std::stod(field));
+        }
+        EXPECT_LE(binMax, buffer + 1);
+        EXPECT_GT(binMax, 0.9 * buffer);
         EXPECT_NE(r.output.find(fmt::format("host buffer      S2 NIC egress: {} overflows cut {} "
                                             "windows",
                                             overflows, cut)),

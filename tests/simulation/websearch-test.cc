@@ -235,6 +235,65 @@ TEST(WebSearch, BesideTheJobInBothConfigurations)
     }
 }
 
+TEST(WebSearch, LinkCsvFollowsTheNamedPort)
+{
+    // 15 Gbps of web-search alone for 30 ms: link.csv follows the bottleneck (the ToR's port
+    // towards the destination), else outputs.link_port: the source's NIC carries the same
+    // web-search bytes (but those still between the two at the end), an idle port none.
+    json user = Alone("websearch", 15, 0.03);
+    user["outputs"] = { { "link_bin_us", 1000 } };
+    const RunOutput bottleneck = RunScenario(test::Resolve(user));
+    const auto& ports = bottleneck.summary.ports;
+    auto busiest = [&](bool nic)
+    {
+        const PortSummary* best = nullptr;
+        for (size_t i = nic ? 0 : 1; i < ports.size(); i += 2)
+        {
+            best = !best || ports[i].utilization > best->utilization ? &ports[i] : best;
+        }
+        return best->port;
+    };
+    ASSERT_EQ(bottleneck.summary.bottleneck.port, busiest(false));
+    auto bytes = [](const RunOutput& out, bool cross)
+    {
+        double sum = 0;
+        for (const LinkRow& r : out.link)
+        {
+            sum += double(cross ? r.crossBytes : r.jobBytes);
+        }
+        return sum;
+    };
+    user["outputs"]["link_port"] = busiest(true);
+    const RunOutput source = RunScenario(test::Resolve(user));
+    std::string idle;
+    for (size_t i = 1; i < ports.size() && idle.empty(); i += 2)
+    {
+        idle = ports[i].utilization == 0 ? ports[i].port : idle;
+    }
+    ASSERT_FALSE(idle.empty());
+    user["outputs"]["link_port"] = idle;
+    const RunOutput none = RunScenario(test::Resolve(user));
+    std::cout << "[measure] web-search bytes in link.csv: " << bytes(bottleneck, true) << " at "
+              << bottleneck.summary.bottleneck.port << ", " << bytes(source, true) << " at "
+              << busiest(true) << ", " << bytes(none, true) << " at " << idle << "\n";
+    EXPECT_GT(bytes(bottleneck, true), 1e6);
+    EXPECT_NEAR(bytes(source, true), bytes(bottleneck, true), 0.02 * bytes(bottleneck, true));
+    EXPECT_GE(bytes(source, true), bytes(bottleneck, true)); // upstream: it has sent them
+    EXPECT_EQ(bytes(none, true) + bytes(none, false), 0);
+    // A flow's first window leaves its sender at once: it waits at the NIC, not at the ToR.
+    auto deepest = [](const RunOutput& out)
+    {
+        uint32_t q = 0;
+        for (const LinkRow& r : out.link)
+        {
+            q = std::max(q, r.queueMaxBytes);
+        }
+        return q;
+    };
+    EXPECT_GT(deepest(source), deepest(bottleneck));
+    EXPECT_EQ(none.link.size(), bottleneck.link.size());
+}
+
 TEST(WebSearch, TcpCsvFollowsEveryFlowsSocket)
 {
     // 15 Gbps of web-search alone for 60 ms at packet level, each flow's socket traced.
