@@ -458,8 +458,9 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                        "slower with TCP's many cancelled timers)",
                        Into(&Scenario::scheduler)));
     k.push_back(Key("outputs.link_bin_us", KeyType::Number, 100.0,
-                    "bin width of link.csv, the bottleneck's time series (0 = no link.csv)", 0, 1e9,
-                    Into(&Scenario::linkBinUs), Unit::Microseconds));
+                    "bin width of link.csv, a port's time series (the bottleneck's, or "
+                    "outputs.link_port's; 0 = no link.csv)",
+                    0, 1e9, Into(&Scenario::linkBinUs), Unit::Microseconds));
     k.push_back(Key("outputs.link_port", KeyType::String, "",
                     "the port link.csv follows instead of the bottleneck, named as summary.json "
                     "names ports: \"S2 NIC egress\" or \"ToR port towards S0\"",

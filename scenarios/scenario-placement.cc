@@ -86,14 +86,19 @@ ResolveLinkPort(Scenario& s)
     {
         host = text.substr(tor.size());
     }
-    if (host.empty() || host.find(',') != std::string::npos)
+    // At most 4 digits (hosts <= 4096): stoul never overflows.
+    const bool named
+        = host.size() >= 2 && host.size() <= 5 && host[0] == 'S'
+          && std::all_of(host.begin() + 1, host.end(),
+                         [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!named || std::stoul(host.substr(1)) >= s.hosts)
     {
         Fail(s.source, "outputs.link_port",
-             fmt::format("expected \"S<i> NIC egress\" or \"ToR port towards S<i>\" (i from 0 "
-                         "to {}), got \"{}\"",
-                         s.hosts - 1, text));
+             fmt::format("expected \"S<i> NIC egress\" or \"ToR port towards S<i>\" with i from "
+                         "0 to {} (topology.hosts = {}), got \"{}\"",
+                         s.hosts - 1, s.hosts, text));
     }
-    s.linkPortHost = static_cast<int>(HostList(s, "outputs.link_port", host).at(0));
+    s.linkPortHost = static_cast<int>(std::stoul(host.substr(1)));
 }
 
 // The job's name (a column of iterations.csv) and hosts: job.hosts, else the

@@ -1,5 +1,6 @@
 #include "flow-network.h"
 
+#include "flow-player.h"
 #include "key-attributes.h"
 #include "packet-network.h"
 #include "scenario.h"
@@ -59,154 +60,6 @@ TcpSocketDefault(const std::string& name)
 {
     return AttributeNow<UintegerValue>("ns3::TcpSocket::" + name).Get();
 }
-
-// Flows of a schedule (web-search, burst, replay) played as fluid flows: each starts one round
-// trip after its arrival (TCP's handshake, behind the queues) and ends when its last byte has
-// arrived. At queued links each is a window flow in slow start.
-struct FlowPlayer
-{
-    Ptr<FluidNetwork> net;
-    Ptr<FlowSchedule> schedule;
-    FluidHost::Route route;
-    Ipv4Address source;
-    Ipv4Address destination;
-    double wireFactor = 1;
-    FluidNetwork::FlowSpec window; //!< window settings of every flow (kind SHARE: none)
-    Time origin;
-    Time stop;
-    std::deque<FlowRow> rows; //!< from flow `first` on: those not handed over yet
-    uint32_t first = 0;
-    std::map<uint64_t, uint32_t> active; //!< fluid flow id -> flow id
-    double doneBytes = 0;
-    /** outputs.tcp_csv: every flow's row so far (by flow id), filled as its window flow ends. */
-    bool traceWindows = false;
-    std::vector<TcpFlowRow> windows;
-
-    void Next(const std::shared_ptr<FlowPlayer>& self)
-    {
-        FlowArrival a;
-        if (!schedule->Next(a))
-        {
-            return;
-        }
-        NS_ABORT_MSG_IF(a.destination != 0, "FlowNetwork: destination index "
-                                                << a.destination << " but only 1 destination");
-        const Time at = origin + MicroSeconds(a.startUs);
-        if (at >= stop)
-        {
-            return;
-        }
-        Simulator::Schedule(std::max(Time(0), at - Simulator::Now()),
-                            [self, a] { self->Start(self, a); });
-    }
-
-    void Start(const std::shared_ptr<FlowPlayer>& self, const FlowArrival& a)
-    {
-        FlowRow row;
-        row.id = first + static_cast<uint32_t>(rows.size());
-        row.startS = Simulator::Now().GetSeconds();
-        row.sizeBytes = a.sizeBytes;
-        row.endS = -1;
-        rows.push_back(row);
-        if (traceWindows)
-        {
-            TcpFlowRow w;
-            w.id = row.id;
-            w.startS = row.startS;
-            w.sizeBytes = row.sizeBytes;
-            windows.push_back(w);
-        }
-        const uint32_t index = row.id;
-        const std::vector<uint32_t>& path
-            = route.PathOf(source, destination, 6, static_cast<uint16_t>(index), 0);
-        const Time handshake = route.delay * 2 + Seconds(net->GetQueueDelay(path));
-        Simulator::Schedule(handshake,
-                            [self, index, bytes = a.sizeBytes]
-                            {
-                                FluidNetwork::FlowSpec spec = self->window;
-                                // On a fabric each connection its spine (its ephemeral
-                                // port stood in for by its index).
-                                spec.path = self->route.PathOf(self->source, self->destination, 6,
-                                                               static_cast<uint16_t>(index), 0);
-                                spec.bytes = double(bytes + FlowGenerator::kHeaderBytes);
-                                spec.wireFactor = self->wireFactor;
-                                spec.cls = FluidNetwork::CROSS;
-                                spec.done = MakeCallback(&FlowPlayer::Done, self.get());
-                                self->active[self->net->StartFlow(spec)] = index;
-                            });
-        Next(self);
-    }
-
-    void Done(uint64_t flow)
-    {
-        auto it = active.find(flow);
-        const uint32_t index = it->second;
-        active.erase(it);
-        FlowRow& row = rows[index - first];
-        doneBytes += double(row.sizeBytes + FlowGenerator::kHeaderBytes);
-        row.endS = (Simulator::Now() + route.delay).GetSeconds();
-    }
-
-    // tcp.csv's columns from a window flow's record: its round trips are the model's (base
-    // and queueing, at recomputations), its recoveries the cuts of host buffer overflows.
-    void Fill(uint32_t index, const FluidNetwork::WindowRecord& r)
-    {
-        TcpFlowRow& w = windows.at(index);
-        w.slowStartEndS = r.slowStartEndS;
-        w.slowStartEndCwndBytes = static_cast<uint32_t>(std::llround(r.slowStartEndBytes));
-        w.slowStartEndCause = r.slowStartEndS < 0      ? ""
-                              : r.slowStartEndedByLoss ? "loss"
-                                                       : "hystart";
-        w.maxCwndBytes = static_cast<uint32_t>(std::llround(r.maxWindowBytes));
-        w.minSrttS = r.minRttS;
-        w.maxSrttS = r.maxRttS;
-        w.recoveries = r.cuts;
-    }
-
-    void WindowEnded(uint64_t flow, const FluidNetwork::WindowRecord& r)
-    {
-        auto it = active.find(flow);
-        if (it != active.end())
-        {
-            Fill(it->second, r);
-        }
-    }
-
-    std::vector<TcpFlowRow> TakeWindows()
-    {
-        for (const auto& [flow, index] : active)
-        {
-            if (const FluidNetwork::WindowRecord* r = net->GetWindowRecord(flow))
-            {
-                Fill(index, *r);
-            }
-        }
-        return windows;
-    }
-
-    std::vector<FlowRow> Take(bool closedOnly)
-    {
-        size_t n = 0;
-        while (n < rows.size() && (!closedOnly || rows[n].endS >= 0))
-        {
-            ++n;
-        }
-        std::vector<FlowRow> taken(rows.begin(), rows.begin() + n);
-        rows.erase(rows.begin(), rows.begin() + n);
-        first += static_cast<uint32_t>(n);
-        return taken;
-    }
-
-    uint64_t BytesReceived() const
-    {
-        double bytes = doneBytes;
-        for (const auto& [flow, index] : active)
-        {
-            bytes += net->GetFlowBytes(flow);
-        }
-        return static_cast<uint64_t>(bytes);
-    }
-};
 
 // Whether a host runs an RDMA job: its NIC then serves RoCE and TCP/IP round robin.
 bool
@@ -525,8 +378,17 @@ FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     if (m_traceWindows)
     {
         player->traceWindows = true;
-        m_net->TraceConnectWithoutContext("WindowFlowEnded",
-                                          MakeCallback(&FlowPlayer::WindowEnded, player.get()));
+        // Weak: the network keeps its traces; they must not keep the player alive.
+        std::weak_ptr<FlowPlayer> weak = player;
+        m_net->TraceConnectWithoutContext(
+            "WindowFlowEnded", Callback<void, uint64_t, const FluidNetwork::WindowRecord&>(
+                                   [weak](uint64_t flow, const FluidNetwork::WindowRecord& r)
+                                   {
+                                       if (auto p = weak.lock())
+                                       {
+                                           p->WindowEnded(flow, r);
+                                       }
+                                   }));
         c.takeTcpFlows = [player] { return player->TakeWindows(); };
     }
     return c;
@@ -549,13 +411,15 @@ FlowNetwork::Observe(const Scenario& s)
     ResetPortCounters();
 }
 
-// The binned port's rates (and queue) were constant over [from, to).
+// The binned port's rates were constant over [from, to), its queue too or, at a host buffer,
+// linear (filling or draining).
 void
 FlowNetwork::AddToBins(double fromS, double toS)
 {
     m_bins->Add(fromS, toS, m_net->GetLinkRate(m_binned.link, FluidNetwork::JOB) / 8,
                 m_net->GetLinkRate(m_binned.link, FluidNetwork::CROSS) / 8,
-                m_net->GetQueueBytes(m_binned.link));
+                m_net->GetQueueBytesAtRates(m_binned.link), m_net->GetQueueSlope(m_binned.link),
+                m_net->GetOverflowBufferBytes(m_binned.link));
 }
 
 void

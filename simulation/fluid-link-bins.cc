@@ -6,10 +6,38 @@
 namespace flumen
 {
 
+namespace
+{
+
+// A queue of q at `from`, changing by `slope` per second between empty and full.
+struct Level
+{
+    double q;
+    double slope;
+    double from;
+    double full;
+
+    double At(double x) const { return std::clamp(q + slope * (x - from), 0.0, full); }
+    // Its integral over [a, b] (byte-seconds): linear up to where it empties or fills.
+    double Integral(double a, double b) const
+    {
+        if (slope == 0)
+        {
+            return At(a) * (b - a);
+        }
+        const double bound = from + ((slope < 0 ? 0.0 : full) - q) / slope;
+        const double m = std::clamp(bound, a, b);
+        return 0.5 * (At(a) + At(m)) * (m - a) + At(b) * (b - m);
+    }
+};
+
+} // namespace
+
 void
 FluidLinkBins::Add(double from, double to, double jobBytesPerS, double crossBytesPerS,
-                   double queueBytes)
+                   double queueBytes, double queueSlope, double queueFullBytes)
 {
+    const Level level{ queueBytes, queueSlope, from, queueFullBytes };
     double t = std::max(from, m_addedUntil);
     m_addedUntil = std::max(m_addedUntil, to);
     while (t < to)
@@ -30,11 +58,12 @@ FluidLinkBins::Add(double from, double to, double jobBytesPerS, double crossByte
             LinkRow& row = m_bins[bin - m_first];
             row.jobBytes += static_cast<uint64_t>(jobBytesPerS * (until - t) + 0.5);
             row.crossBytes += static_cast<uint64_t>(crossBytesPerS * (until - t) + 0.5);
-            row.queueMeanBytes += queueBytes * (until - t);
-            if (queueBytes > 0)
+            row.queueMeanBytes += level.Integral(t, until);
+            // Monotonic, so largest at an end of the stretch.
+            const double top = std::max(level.At(t), level.At(until));
+            if (top > 0)
             {
-                row.queueMaxBytes
-                    = std::max(row.queueMaxBytes, static_cast<uint32_t>(queueBytes + 0.5));
+                row.queueMaxBytes = std::max(row.queueMaxBytes, static_cast<uint32_t>(top + 0.5));
             }
         }
         t = until > t ? until : std::nextafter(t, to);

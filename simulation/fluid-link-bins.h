@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <vector>
 
 namespace flumen
@@ -19,11 +20,14 @@ class FluidLinkBins
     explicit FluidLinkBins(double binS) : m_binS(binS) {}
 
     /**
-     * The link carried these rates (bytes per second) over [from, to), with this queue
-     * (bytes). What was added already (before AddedUntil()) is not added again.
+     * The link carried these rates (bytes per second) over [from, to), with this queue (bytes)
+     * at `from`, changing by `queueSlope` bytes per second between empty and `queueFullBytes`
+     * (a host buffer fills or drains; a standing queue holds). What was added already (before
+     * AddedUntil()) is not added again.
      */
     void Add(double from, double to, double jobBytesPerS, double crossBytesPerS,
-             double queueBytes = 0);
+             double queueBytes = 0, double queueSlope = 0,
+             double queueFullBytes = std::numeric_limits<double>::infinity());
     /** The end of what was added so far. */
     double AddedUntil() const { return m_addedUntil; }
     /** The start of the bin that `t` falls in (the bins before it end by `t`). */

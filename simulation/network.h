@@ -87,7 +87,7 @@ class Network
         = 0;
 
     /**
-     * Starts watching every port (and the bottleneck's time series if the scenario bins it);
+     * Starts watching every port (and link.csv's port in bins if the scenario bins it);
      * called once the job and the cross traffic are installed.
      */
     virtual void Observe(const Scenario& scenario) = 0;

@@ -60,7 +60,7 @@ struct RunOptions
 struct RunOutput
 {
     std::vector<FlowRow> flows;          //!< websearch, burst, replay: every flow started
-    std::vector<LinkRow> link;           //!< the bottleneck's time series (empty if disabled)
+    std::vector<LinkRow> link;           //!< link.csv's port in bins (empty if disabled)
     std::vector<std::string> streamed;   //!< the files written into RunOptions::streamDir
     std::vector<RingHopSeries> ringHops; //!< each ring hop in bins (empty if not kept)
     std::vector<IterationRow> rows;      //!< sorted by iteration, then worker

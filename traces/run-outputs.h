@@ -64,7 +64,7 @@ struct TcpFlowRow
     uint32_t timeouts = 0;
 };
 
-/** One bin of the bottleneck link's time series (link.csv). */
+/** One bin of a port's time series (link.csv: the bottleneck's or outputs.link_port's). */
 struct LinkRow
 {
     double startS = 0;

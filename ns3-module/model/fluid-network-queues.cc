@@ -252,7 +252,7 @@ FluidNetwork::Overflow(double dt)
             {
                 if (f->slowStart)
                 {
-                    f->EndSlowStart(f->Window(), true);
+                    f->EndSlowStart(f->cwnd, true);
                 }
                 f->cwnd = std::max(2 * f->spec.segmentBytes, f->spec.lossBeta * f->Window());
                 ++f->record.cuts;

@@ -46,7 +46,8 @@ FluidNetwork::GetTypeId()
                               "ns3::FluidNetwork::IntervalTracedCallback")
               .AddTraceSource("WindowFlowEnded",
                               "A window flow ends (done or stopped): its id and its record of "
-                              "slow start, windows, round trips and cuts.",
+                              "slow start, windows, round trips and cuts; fired before its "
+                              "completion callback.",
                               MakeTraceSourceAccessor(&FluidNetwork::m_windowFlowEndedTrace),
                               "ns3::FluidNetwork::WindowFlowEndedCallback");
     return tid;
@@ -224,6 +225,19 @@ FluidNetwork::GetQueueBytes(uint32_t link) const
 }
 
 double
+FluidNetwork::GetQueueBytesAtRates(uint32_t link) const
+{
+    const Link& l = m_links.at(link);
+    return (l.queueBits + l.overrunAtRatesBits) / 8;
+}
+
+double
+FluidNetwork::GetQueueSlope(uint32_t link) const
+{
+    return m_links.at(link).overrunSlopeBps / 8;
+}
+
+double
 FluidNetwork::GetQueueDelay(const std::vector<uint32_t>& path) const
 {
     double delay = 0;
@@ -298,7 +312,8 @@ FluidNetwork::Advance()
                 // the next recomputation.
                 f.cwnd = std::max(f.cwnd, f.spec.hystartWindowBytes);
                 f.EndSlowStart(f.cwnd, false);
-                f.record.maxWindowBytes = std::max(f.record.maxWindowBytes, f.cwnd);
+                f.record.maxWindowBytes
+                    = std::max(f.record.maxWindowBytes, std::min(f.cwnd, f.spec.windowBytes));
                 continue;
             }
             // Slow start: a segment per ACK; then about a segment per round trip.
@@ -315,132 +330,6 @@ FluidNetwork::Advance()
         l.queueBitSeconds += l.queueBits * dt;
     }
     m_lastAdvance = now;
-}
-
-// Weighted max-min with caps, by water-filling: raise a common level x (a flow's wire rate is
-// x * weight) until a link is full or a flow reaches its cap; fix those flows and go on. A
-// flow takes part on the links where `counts` says so; `left` is each link's capacity left.
-void
-FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
-                        const std::function<bool(uint32_t, const Flow&)>& counts)
-{
-    Scratch& s = m_scratch;
-    std::vector<Flow*>& open = s.open;
-    open.assign(flows.begin(), flows.end());
-    // The links each flow counts on (asked once), the weights on each link, and how many
-    // flows they are (so that rounding residue of subtracted weights never stands for a flow).
-    s.counted.clear();
-    s.weightOn.assign(m_links.size(), 0.0);
-    s.flowsOn.assign(m_links.size(), 0);
-    for (Flow* f : open)
-    {
-        f->countedBegin = static_cast<uint32_t>(s.counted.size());
-        for (uint32_t l : f->spec.path)
-        {
-            if (counts(l, *f))
-            {
-                s.counted.push_back(l);
-                s.weightOn[l] += f->weight;
-                s.flowsOn[l]++;
-            }
-        }
-        f->countedEnd = static_cast<uint32_t>(s.counted.size());
-    }
-    // Takes a fixed flow's wire rate off the links it counts on.
-    auto fix = [&s, &left](Flow* f, double wire)
-    {
-        for (uint32_t i = f->countedBegin; i < f->countedEnd; ++i)
-        {
-            const uint32_t l = s.counted[i];
-            left[l] -= wire;
-            s.weightOn[l] -= f->weight;
-            s.flowsOn[l]--;
-        }
-    };
-    bool stuck = false;
-    while (!open.empty())
-    {
-        double level = kUnbounded;
-        for (size_t l = 0; l < m_links.size(); ++l)
-        {
-            if (s.flowsOn[l] > 0 && s.weightOn[l] > 0)
-            {
-                level = std::min(level, std::max(0.0, left[l]) / s.weightOn[l]);
-            }
-        }
-        // Flows that their own cap holds below every link's level are fixed at their caps all
-        // at once (fixing them only raises the links' levels).
-        std::vector<Flow*>& uncapped = s.next;
-        uncapped.clear();
-        for (Flow* f : open)
-        {
-            const double capWire = f->cap * f->spec.wireFactor;
-            if (capWire / f->weight >= level)
-            {
-                uncapped.push_back(f);
-                continue;
-            }
-            f->rate = f->cap;
-            fix(f, capWire);
-        }
-        if (uncapped.size() < open.size())
-        {
-            open.swap(uncapped);
-            continue;
-        }
-        for (const Flow* f : open)
-        {
-            level = std::min(level, f->cap * f->spec.wireFactor / f->weight);
-        }
-        // Fix every flow that a full link or its own cap holds at this level.
-        s.full.assign(m_links.size(), 0);
-        for (size_t l = 0; l < m_links.size(); ++l)
-        {
-            s.full[l] = s.flowsOn[l] > 0 && s.weightOn[l] > 0
-                        && std::max(0.0, left[l]) / s.weightOn[l] <= level * (1 + 1e-12);
-        }
-        std::vector<Flow*>& still = s.next;
-        still.clear();
-        for (Flow* f : open)
-        {
-            const double capWire = f->cap * f->spec.wireFactor;
-            // (No progress otherwise, which rounding could cause: fix them all.)
-            bool fixed = capWire / f->weight <= level * (1 + 1e-12) || stuck;
-            for (uint32_t i = f->countedBegin; i < f->countedEnd && !fixed; ++i)
-            {
-                fixed = s.full[s.counted[i]];
-            }
-            if (!fixed)
-            {
-                still.push_back(f);
-                continue;
-            }
-            const double wire = std::min(capWire, level * f->weight);
-            f->rate = wire / f->spec.wireFactor;
-            fix(f, wire);
-        }
-        stuck = still.size() == open.size();
-        open.swap(still);
-    }
-}
-
-// Paced flows' rates, as if the others were not on the FIFO links (there they keep their pace
-// while the others' windows take what is left); `left` loses what they take.
-void
-FluidNetwork::FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
-                            std::vector<double>& left)
-{
-    std::vector<double>& probe = m_scratch.probe;
-    probe.assign(left.begin(), left.end());
-    WaterFill(all, probe,
-              [this](uint32_t l, const Flow& f) { return f.spec.paced || !m_links[l].fifo; });
-    for (const Flow* f : paced)
-    {
-        for (uint32_t l : f->spec.path)
-        {
-            left[l] -= f->rate * f->spec.wireFactor;
-        }
-    }
 }
 
 void
@@ -507,6 +396,13 @@ FluidNetwork::Recompute()
             }
         }
     }
+    for (uint32_t l : m_overflowLinks)
+    {
+        // The buffer's occupancy under these rates (the outputs' queue, link.csv's bins).
+        Link& link = m_links[l];
+        link.overrunAtRatesBits = link.overrunBits;
+        link.overrunSlopeBps = link.SendingBps() - link.bps;
+    }
     ScheduleNextCompletion();
 }
 
@@ -547,6 +443,7 @@ FluidNetwork::CompleteDue()
     Advance();
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> done;
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> sent;
+    std::vector<std::pair<uint64_t, WindowRecord>> ended;
     for (Flow*& flow : m_active)
     {
         Flow& f = *flow;
@@ -570,7 +467,10 @@ FluidNetwork::CompleteDue()
                 && (!f.Backlogged() || f.pushed >= f.spec.bytes)))
         {
             const uint64_t id = f.id; // not a reference into the node erased
-            WindowFlowEnds(f);
+            if (f.spec.kind == WINDOW)
+            {
+                ended.emplace_back(id, f.record);
+            }
             done.emplace_back(id, f.spec.done);
             m_flows.erase(id);
             flow = nullptr;
@@ -583,6 +483,10 @@ FluidNetwork::CompleteDue()
     // The callbacks may start and stop flows (a ring's next message): one recomputation after
     // them serves those and these completions alike.
     m_completing = true;
+    for (const auto& [id, record] : ended)
+    {
+        m_windowFlowEndedTrace(id, record); // before its completion callback
+    }
     for (auto* list : { &sent, &done })
     {
         for (auto& [id, cb] : *list)

@@ -127,6 +127,11 @@ class FluidNetwork : public Object
     uint64_t GetWindowsCut(uint32_t link) const { return m_links.at(link).windowsCut; }
     /** Whether the link has an overflow buffer (SetOverflowBuffer). */
     bool HasOverflowBuffer(uint32_t link) const { return m_links.at(link).overflowBufferBits > 0; }
+    /** Its size, bytes (unbounded without one). */
+    double GetOverflowBufferBytes(uint32_t link) const
+    {
+        return HasOverflowBuffer(link) ? m_links.at(link).overflowBufferBits / 8 : kUnbounded;
+    }
     /** Whether a window flow is still in slow start (false when not active). */
     bool IsInSlowStart(uint64_t id) const;
 
@@ -134,9 +139,9 @@ class FluidNetwork : public Object
     struct WindowRecord
     {
         double slowStartEndS = -1;         //!< negative: still in slow start
-        double slowStartEndBytes = 0;      //!< the window slow start ended at
+        double slowStartEndBytes = 0;      //!< the window slow start ended at (at most its buffers)
         bool slowStartEndedByLoss = false; //!< a host buffer's overflow (else HyStart)
-        double maxWindowBytes = 0;
+        double maxWindowBytes = 0;         //!< the largest window (at most its buffers)
         double minRttS = -1; //!< round trip with queueing, at recomputations (negative: none)
         double maxRttS = -1;
         uint32_t cuts = 0; //!< windows cut by host buffer overflows
@@ -168,6 +173,11 @@ class FluidNetwork : public Object
     /** A queued link's current queue, bytes; an overflow link's buffer occupancy (not added to
      * round trips); 0 for other links. */
     double GetQueueBytes(uint32_t link) const;
+    /** The same when the current rates were set (GetRatesSince), and how it changes under them
+     * (bytes per second, down to empty): a buffer's occupancy fills or drains, a queue holds.
+     * Within a RatesChanged callback: of the interval that ends. */
+    double GetQueueBytesAtRates(uint32_t link) const;
+    double GetQueueSlope(uint32_t link) const;
     /** A link's queue integrated over time so far (byte-seconds), up to now. */
     double GetQueueByteSeconds(uint32_t link);
     /** A link's largest queue (bytes) since ResetMaxQueues(). */
@@ -201,6 +211,8 @@ class FluidNetwork : public Object
         double maxQueueBits = 0;       //!< since ResetMaxQueues()
         double overflowBufferBits = 0; //!< SetOverflowBuffer's (0: none)
         double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
+        double overrunAtRatesBits = 0; //!< overrunBits when the rates were set
+        double overrunSlopeBps = 0;    //!< how it changed under those rates
         uint64_t overflows = 0;
         uint64_t windowsCut = 0;
         /** Overflow links: what slow start's growth sends into it beyond the flows' rates. */

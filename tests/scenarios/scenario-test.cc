@@ -397,12 +397,16 @@ TEST(Scenario, LinkPortNamesAHostsNicOrItsTorPort)
     EXPECT_EQ(tor.linkPortHost, 3);
     EXPECT_FALSE(tor.linkPortAtNic);
     EXPECT_EQ(test::Resolve(json::object()).linkPortHost, -1); // the bottleneck
-    for (const std::string bad : { "S4 NIC egress", "NIC egress", "S1", "ToR port towards ",
-                                   "ToR port towards S0,S1", "s1 NIC egress" })
+    for (const std::string bad :
+         { "S4 NIC egress", "NIC egress", "S1", "ToR port towards ", "ToR port towards S0,S1",
+           "s1 NIC egress", "ToR port towards S0 NIC egress", "S1x NIC egress" })
     {
         const std::string error = test::ScenarioErrorOf(port(bad));
         EXPECT_NE(error.find("outputs.link_port"), std::string::npos) << bad << ": " << error;
-        EXPECT_NE(error.find("expected"), std::string::npos) << error;
+        EXPECT_NE(error.find("\"S<i> NIC egress\" or \"ToR port towards S<i>\" with i from 0 to 3"),
+                  std::string::npos)
+            << error;
+        EXPECT_NE(error.find("got \"" + bad + "\""), std::string::npos) << error;
     }
     json off = port("S0 NIC egress");
     off["outputs"]["link_bin_us"] = 0;

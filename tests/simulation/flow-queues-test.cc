@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -147,21 +148,34 @@ TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops
         EXPECT_NEAR(nic["max_queue_bytes"].get<double>(), buffer, 1);
         EXPECT_GT(nic["mean_queue_bytes"].get<double>(), 0);
         EXPECT_LT(nic["mean_queue_bytes"].get<double>(), buffer);
+        // Over the measurement window link.csv's 1 ms bins average what summary.json reports.
+        const double from = s["measurement_window_s"][0];
+        const double to = s["measurement_window_s"][1];
         double binMax = 0;
+        double windowSum = 0;
+        int windowBins = 0;
         std::istringstream link(test::ReadFile(out + "/link.csv"));
         std::string line;
         std::getline(link, line); // header
         while (std::getline(link, line))
         {
             // time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,queue_max_bytes,
+            std::vector<double> f;
             std::istringstream row(line);
-            std::string field;
-            for (int i = 0; i < 7; ++i)
+            for (std::string field; f.size() < 7 && std::getline(row, field, ',');)
             {
-                std::getline(row, field, ',');
+                f.push_back(std::stod(field));
             }
-            binMax = std::max(binMax, std::stod(field));
+            binMax = std::max(binMax, f[6]);
+            if (f[0] >= from - 1e-9 && f[0] + 1e-3 <= to + 1e-9)
+            {
+                windowSum += f[5];
+                ++windowBins;
+            }
         }
+        ASSERT_GT(windowBins, 100);
+        EXPECT_NEAR(windowSum / windowBins, nic["mean_queue_bytes"].get<double>(),
+                    0.01 * nic["mean_queue_bytes"].get<double>());
         EXPECT_LE(binMax, buffer + 1);
         EXPECT_GT(binMax, 0.9 * buffer);
         EXPECT_NE(r.output.find(fmt::format("host buffer      S2 NIC egress: {} overflows cut {} "
@@ -170,6 +184,37 @@ TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops
                   std::string::npos)
             << r.output;
     }
+}
+
+TEST(FlowQueues, LinkCsvFollowsTheNamedPortAtFlowLevelToo)
+{
+    // Naming the bottleneck gives the default link.csv; naming the sender's NIC another.
+    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-");
+    ASSERT_FALSE(packet.empty()) << "no shipped packet run in " << kPoints;
+    json user = json::parse(test::ReadFile(packet + "/scenario.json"));
+    user["simulation"]["engine"] = "flow";
+    user["outputs"]["link_bin_us"] = 1000;
+    const RunOutput bottleneck = RunScenario(test::Resolve(user));
+    user["outputs"]["link_port"] = bottleneck.summary.bottleneck.port;
+    const RunOutput named = RunScenario(test::Resolve(user));
+    user["outputs"]["link_port"] = "S2 NIC egress";
+    const RunOutput nic = RunScenario(test::Resolve(user));
+    ASSERT_GT(bottleneck.link.size(), 1000u);
+    ASSERT_EQ(named.link.size(), bottleneck.link.size());
+    ASSERT_EQ(nic.link.size(), bottleneck.link.size());
+    uint64_t job[3] = { 0, 0, 0 };
+    for (size_t i = 0; i < bottleneck.link.size(); ++i)
+    {
+        EXPECT_EQ(named.link[i].crossBytes, bottleneck.link[i].crossBytes) << "bin " << i;
+        EXPECT_EQ(named.link[i].queueMaxBytes, bottleneck.link[i].queueMaxBytes) << "bin " << i;
+        job[0] += bottleneck.link[i].jobBytes;
+        job[1] += named.link[i].jobBytes;
+        job[2] += nic.link[i].jobBytes;
+    }
+    // The ring's RoCE crosses the ToR's port towards S0, not S2's NIC (S2 runs no job).
+    EXPECT_GT(job[0], 0u);
+    EXPECT_EQ(job[1], job[0]);
+    EXPECT_EQ(job[2], 0u);
 }
 
 TEST(FlowQueues, TcpCsvFollowsTheEnginesWindowFlows)
@@ -223,6 +268,26 @@ TEST(FlowQueues, TcpCsvFollowsTheEnginesWindowFlows)
               << recoveries << " windows cut\n";
     EXPECT_GT(hystart, 0u);
     EXPECT_GT(loss, 0u);
+    // Every flow whose window flow started has its record, those still open at the end too
+    // (taken from the network then): its first window, its round trips behind the queue.
+    const double first = scenario.mtuBytes - TcpIpHeaderBytes(scenario.tcpTimestamps);
+    size_t openRecorded = 0;
+    size_t unstarted = 0;
+    for (size_t i = 0; i < tcp.size(); ++i)
+    {
+        const TcpFlowRow& t = tcp[i];
+        if (t.maxCwndBytes == 0)
+        {
+            ++unstarted; // still in its handshake at the end
+            continue;
+        }
+        EXPECT_GE(t.maxCwndBytes + 1, 10 * first) << "flow " << t.id;
+        EXPECT_GT(t.minSrttS, 0) << "flow " << t.id;
+        EXPECT_GE(t.maxSrttS, t.minSrttS) << "flow " << t.id;
+        openRecorded += out.flows[i].endS < 0 ? 1 : 0;
+    }
+    EXPECT_GT(openRecorded, 0u);
+    EXPECT_LT(unstarted, 10u);
     // The overflows over the measurement window cut no more windows than the whole run's.
     const PortSummary* nic = nullptr;
     for (const auto& p : out.summary.ports)

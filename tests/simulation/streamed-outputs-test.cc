@@ -61,6 +61,38 @@ TEST(StreamedOutputs, FluidBinsTakenAsTheyCloseAreTheBinsKeptToTheEnd)
     EXPECT_EQ(whole[3].crossBytes, 15000u);
 }
 
+TEST(StreamedOutputs, FluidBinsFollowAHostBufferFillingAndDraining)
+{
+    // A host buffer fills at 1 GB/s from empty to its 200 KB (at 0.2 ms), stays full to 0.25
+    // ms, then drains at 1 GB/s (empty at 0.45 ms): each 0.1 ms bin's mean and largest level by
+    // hand. Taken in the middle of the draining stretch, the bins are the same.
+    auto run = [](bool takeEarly)
+    {
+        FluidLinkBins bins(1e-4);
+        bins.Add(0, 0.00025, 0, 0, 0, 1e9, 2e5);
+        std::vector<LinkRow> rows;
+        if (takeEarly)
+        {
+            bins.Add(0.00025, bins.BinStart(0.00037), 0, 0, 2e5, -1e9, 2e5);
+            rows = bins.Take(0.00037, false);
+        }
+        bins.Add(0.00025, 0.0006, 0, 0, 2e5, -1e9, 2e5);
+        auto rest = bins.Take(0.0006, true);
+        rows.insert(rows.end(), rest.begin(), rest.end());
+        return rows;
+    };
+    const auto rows = run(false);
+    ASSERT_EQ(rows.size(), 6u);
+    const double mean[] = { 5e4, 1.5e5, 1.875e5, 1e5, 1.25e4, 0 };
+    const uint32_t max[] = { 100000, 200000, 200000, 150000, 50000, 0 };
+    for (size_t i = 0; i < rows.size(); ++i)
+    {
+        EXPECT_NEAR(rows[i].queueMeanBytes, mean[i], 1) << "bin " << i;
+        EXPECT_NEAR(rows[i].queueMaxBytes, max[i], 1) << "bin " << i;
+    }
+    EXPECT_EQ(FormatLinkCsv(run(true)), FormatLinkCsv(rows));
+}
+
 TEST(StreamedOutputs, StreamedFilesAreTheOutputsKeptInMemoryInBothEngines)
 {
     for (const std::string engine : { "flow", "packet" })
