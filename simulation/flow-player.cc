@@ -107,7 +107,7 @@ FlowPlayer::TakeWindows()
 {
     for (const auto& [flow, index] : active)
     {
-        if (const FluidNetwork::WindowRecord* r = net->GetWindowRecord(flow))
+        if (const auto r = net->GetWindowRecord(flow))
         {
             Fill(index, *r);
         }

@@ -133,7 +133,6 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
             const double queueing = GetQueueDelay(f->spec.path);
             f->rttS = f->spec.baseRttS + queueing;
             f->minRttS = std::min(f->minRttS, f->rttS);
-            f->record.minRttS = f->minRttS;
             f->record.maxRttS = std::max(f->record.maxRttS, f->rttS);
             // HyStart (ns-3's CUBIC): the ACK train, or the delay rule once the queue has
             // grown by the smallest round trip (clamped) since the flow saw it.
@@ -145,7 +144,7 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
                                         : std::max(f->minRttS, f->spec.hystartDelayMinS);
                 if (TrainEndsSlowStart(*f, f->cwnd) || f->rttS > f->minRttS + rise)
                 {
-                    f->EndSlowStart(f->cwnd, false);
+                    f->EndSlowStart(false);
                 }
             }
             if (f->rttS > 0)
@@ -252,8 +251,10 @@ FluidNetwork::Overflow(double dt)
             {
                 if (f->slowStart)
                 {
-                    f->EndSlowStart(f->cwnd, true);
+                    f->EndSlowStart(true);
                 }
+                // The window falls only here: its largest so far is kept before the cut.
+                f->record.maxWindowBytes = std::max(f->record.maxWindowBytes, f->WindowInBuffers());
                 f->cwnd = std::max(2 * f->spec.segmentBytes, f->spec.lossBeta * f->Window());
                 ++f->record.cuts;
                 ++link.windowsCut;

@@ -66,12 +66,21 @@ FluidNetwork::Flow::Window() const
 }
 
 void
-FluidNetwork::Flow::EndSlowStart(double windowBytes, bool byLoss)
+FluidNetwork::Flow::EndSlowStart(bool byLoss)
 {
     slowStart = false;
     record.slowStartEndS = Simulator::Now().GetSeconds();
-    record.slowStartEndBytes = std::min(windowBytes, spec.windowBytes); // what it may send
+    record.slowStartEndBytes = WindowInBuffers();
     record.slowStartEndedByLoss = byLoss;
+}
+
+FluidNetwork::WindowRecord
+FluidNetwork::Flow::Record() const
+{
+    WindowRecord r = record;
+    r.maxWindowBytes = std::max(r.maxWindowBytes, WindowInBuffers());
+    r.minRttS = std::isfinite(minRttS) ? minRttS : -1;
+    return r;
 }
 
 bool
@@ -127,7 +136,6 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     m_active.push_back(&f); // the largest id yet: the list stays in id order
     f.spec = spec;
     f.cwnd = spec.initialWindowBytes;
-    f.record.maxWindowBytes = spec.kind == WINDOW ? std::min(f.cwnd, spec.windowBytes) : 0;
     if (spec.kind != SHARE)
     {
         for (size_t i = 0; i < spec.path.size(); ++i)
@@ -148,7 +156,10 @@ FluidNetwork::StopFlow(uint64_t id)
         return;
     }
     Advance();
-    WindowFlowEnds(it->second);
+    if (it->second.spec.kind == WINDOW)
+    {
+        m_windowFlowEndedTrace(id, it->second.Record());
+    }
     m_finished[id] = it->second.moved;
     m_active.erase(std::find(m_active.begin(), m_active.end(), &it->second));
     m_flows.erase(it);
@@ -182,20 +193,15 @@ FluidNetwork::GetFlowWindow(uint64_t id) const
     return it == m_flows.end() ? 0.0 : it->second.Window();
 }
 
-const FluidNetwork::WindowRecord*
+std::optional<FluidNetwork::WindowRecord>
 FluidNetwork::GetWindowRecord(uint64_t id) const
 {
     auto it = m_flows.find(id);
-    return it == m_flows.end() || it->second.spec.kind != WINDOW ? nullptr : &it->second.record;
-}
-
-void
-FluidNetwork::WindowFlowEnds(const Flow& f)
-{
-    if (f.spec.kind == WINDOW)
+    if (it == m_flows.end() || it->second.spec.kind != WINDOW)
     {
-        m_windowFlowEndedTrace(f.id, f.record);
+        return std::nullopt;
     }
+    return it->second.Record();
 }
 
 bool
@@ -311,16 +317,12 @@ FluidNetwork::Advance()
                 // The ACK train ends slow start as the window reaches the low window, not at
                 // the next recomputation.
                 f.cwnd = std::max(f.cwnd, f.spec.hystartWindowBytes);
-                f.EndSlowStart(f.cwnd, false);
-                f.record.maxWindowBytes
-                    = std::max(f.record.maxWindowBytes, std::min(f.cwnd, f.spec.windowBytes));
+                f.EndSlowStart(false);
                 continue;
             }
             // Slow start: a segment per ACK; then about a segment per round trip.
             f.cwnd = f.slowStart ? grown
                                  : f.cwnd + (f.rttS > 0 ? f.spec.segmentBytes * dt / f.rttS : 0);
-            f.record.maxWindowBytes
-                = std::max(f.record.maxWindowBytes, std::min(f.cwnd, f.spec.windowBytes));
         }
     }
     for (auto& l : m_links)
@@ -467,9 +469,9 @@ FluidNetwork::CompleteDue()
                 && (!f.Backlogged() || f.pushed >= f.spec.bytes)))
         {
             const uint64_t id = f.id; // not a reference into the node erased
-            if (f.spec.kind == WINDOW)
+            if (f.spec.kind == WINDOW && !m_windowFlowEndedTrace.IsEmpty())
             {
-                ended.emplace_back(id, f.record);
+                ended.emplace_back(id, f.Record());
             }
             done.emplace_back(id, f.spec.done);
             m_flows.erase(id);

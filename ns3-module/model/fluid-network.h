@@ -40,6 +40,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -146,8 +147,8 @@ class FluidNetwork : public Object
         double maxRttS = -1;
         uint32_t cuts = 0; //!< windows cut by host buffer overflows
     };
-    /** A window flow's record (nullptr when not active or not a window flow). */
-    const WindowRecord* GetWindowRecord(uint64_t id) const;
+    /** A window flow's record so far (none when not active or not a window flow). */
+    std::optional<WindowRecord> GetWindowRecord(uint64_t id) const;
     /** Signature of the WindowFlowEnded trace: the flow's id and its record. */
     typedef void (*WindowFlowEndedCallback)(uint64_t id, const WindowRecord& record);
     /** Starts a flow now; returns its id. */
@@ -236,9 +237,15 @@ class FluidNetwork : public Object
         double drainByS = 0; //!< once all pushed: when its last byte reaches the queue's head
         double cwnd = 0;     //!< WINDOW: its window (bytes)
         bool slowStart = true;
-        WindowRecord record; //!< WINDOW
-        /** Slow start ends now, at this window (kept in the record). */
-        void EndSlowStart(double windowBytes, bool byLoss);
+        /** WINDOW: what its record keeps of the past: slow start's end, the largest window
+         * before each cut (the window only falls at cuts), the largest round trip, the cuts. */
+        WindowRecord record;
+        /** Slow start ends now, at its window (kept in the record). */
+        void EndSlowStart(bool byLoss);
+        /** The window it may send: its window within its buffers. */
+        double WindowInBuffers() const { return std::min(cwnd, spec.windowBytes); }
+        /** Its record: what was kept, with the window and smallest round trip now. */
+        WindowRecord Record() const;
         double rttS = 0;             //!< WINDOW: its round trip at the last recomputation
         double minRttS = kUnbounded; //!< WINDOW: the smallest round trip it has seen
         /** WaterFill's: where the links it counts on start and end in Scratch::counted. */
@@ -325,8 +332,6 @@ class FluidNetwork : public Object
 
     TracedCallback<Time, Time> m_ratesChangedTrace;
     TracedCallback<uint64_t, const WindowRecord&> m_windowFlowEndedTrace;
-    /** Fires WindowFlowEnded for a window flow that leaves the network. */
-    void WindowFlowEnds(const Flow& f);
 };
 
 } // namespace ns3

@@ -248,8 +248,8 @@ TEST_F(QueuedPort, SlowStartGrowsByWhatIsDeliveredUntilHyStartSeesTheQueue)
     EXPECT_LT(net->GetFlowWindow(hystart), 0.5 * net->GetFlowWindow(plain));
     // Their records (tcp.csv at flow level): HyStart's exit at its low window, the window
     // that has grown since as the largest; the other never left slow start.
-    const FluidNetwork::WindowRecord* h = net->GetWindowRecord(hystart);
-    ASSERT_NE(h, nullptr);
+    const auto h = net->GetWindowRecord(hystart);
+    ASSERT_TRUE(h.has_value());
     EXPECT_GT(h->slowStartEndS, 0);
     EXPECT_FALSE(h->slowStartEndedByLoss);
     EXPECT_NEAR(h->slowStartEndBytes, 16 * 1448, 1);
@@ -260,11 +260,11 @@ TEST_F(QueuedPort, SlowStartGrowsByWhatIsDeliveredUntilHyStartSeesTheQueue)
     EXPECT_GE(h->minRttS, 4e-6);
     EXPECT_LT(h->minRttS, 2e-3);
     EXPECT_GT(h->maxRttS, 0.5e-3);
-    const FluidNetwork::WindowRecord* p = net->GetWindowRecord(plain);
-    ASSERT_NE(p, nullptr);
+    const auto p = net->GetWindowRecord(plain);
+    ASSERT_TRUE(p.has_value());
     EXPECT_LT(p->slowStartEndS, 0);
     EXPECT_NEAR(p->maxWindowBytes, net->GetFlowWindow(plain), 1);
-    EXPECT_EQ(net->GetWindowRecord(1), nullptr); // the unresponsive flow has no window
+    EXPECT_FALSE(net->GetWindowRecord(1).has_value()); // the unresponsive flow has no window
     Simulator::Stop();
 }
 
@@ -340,8 +340,8 @@ TEST_F(QueuedPort, SlowStartThatOverrunsItsSendersBufferLosesOnEveryWindowThroug
             EXPECT_EQ(n->GetWindowsCut(sender), 2u); // both flows send through it
             EXPECT_EQ(n->GetWindowsCut(tor), 0u);
             // Its record: slow start ended by the loss, at the window the cut took 0.7 of.
-            const FluidNetwork::WindowRecord* r = n->GetWindowRecord(a);
-            ASSERT_NE(r, nullptr);
+            const auto r = n->GetWindowRecord(a);
+            ASSERT_TRUE(r.has_value());
             EXPECT_TRUE(r->slowStartEndedByLoss);
             EXPECT_EQ(r->cuts, 1u);
             EXPECT_NEAR(0.7 * r->slowStartEndBytes, after, 0.7 * 0.5 * kC / 2 * 50e-6 / 8 + 1448);
@@ -414,7 +414,7 @@ TEST_F(QueuedPort, AWindowFlowHandsItsRecordOverAsItEnds)
     ASSERT_EQ(ended.size(), 1u);
     EXPECT_EQ(ended[0].first, done);
     EXPECT_GT(ended[0].second, 14480); // it grew in slow start
-    EXPECT_EQ(net->GetWindowRecord(done), nullptr);
+    EXPECT_FALSE(net->GetWindowRecord(done).has_value());
     net->StopFlow(stopped);
     ASSERT_EQ(ended.size(), 2u);
     EXPECT_EQ(ended[1].first, stopped);
