@@ -1,43 +1,18 @@
 #include "fluid-link-bins.h"
 
+#include "ns3/fluid-queue.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace flumen
 {
 
-namespace
-{
-
-// A queue of q at `from`, changing by `slope` per second between empty and full.
-struct Level
-{
-    double q;
-    double slope;
-    double from;
-    double full;
-
-    double At(double x) const { return std::clamp(q + slope * (x - from), 0.0, full); }
-    // Its integral over [a, b] (byte-seconds): linear up to where it empties or fills.
-    double Integral(double a, double b) const
-    {
-        if (slope == 0)
-        {
-            return At(a) * (b - a);
-        }
-        const double bound = from + ((slope < 0 ? 0.0 : full) - q) / slope;
-        const double m = std::clamp(bound, a, b);
-        return 0.5 * (At(a) + At(m)) * (m - a) + At(b) * (b - m);
-    }
-};
-
-} // namespace
-
 void
 FluidLinkBins::Add(double from, double to, double jobBytesPerS, double crossBytesPerS,
                    double queueBytes, double queueSlope, double queueFullBytes)
 {
-    const Level level{ queueBytes, queueSlope, from, queueFullBytes };
+    const ns3::LinearLevel level{ queueBytes, queueSlope, from, queueFullBytes };
     double t = std::max(from, m_addedUntil);
     m_addedUntil = std::max(m_addedUntil, to);
     while (t < to)

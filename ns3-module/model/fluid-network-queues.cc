@@ -223,15 +223,12 @@ FluidNetwork::Overflow(double dt)
     for (uint32_t l : m_overflowLinks)
     {
         Link& link = m_links[l];
-        const double before = link.overrunBits;
-        const double growth = link.SendingBps() - link.bps;
-        link.overrunBits = std::max(0.0, before + growth * dt);
-        // The buffer's occupancy is this link's queue in the outputs (not in round trips),
-        // linear over the interval down to empty.
-        const double level = std::min(link.overrunBits, link.overflowBufferBits);
-        link.queueBitSeconds += before + growth * dt >= 0 ? 0.5 * (before + level) * dt
-                                                          : 0.5 * before * before / -growth;
-        link.maxQueueBits = std::max(link.maxQueueBits, level);
+        // The buffer's occupancy is this link's queue in the outputs (not in round trips).
+        const LinearLevel level{ link.overrunBits, link.SendingBps() - link.bps, 0,
+                                 link.overflowBufferBits };
+        link.overrunBits = std::max(0.0, link.overrunBits + level.slope * dt);
+        link.queueBitSeconds += level.Integral(0, dt);
+        link.maxQueueBits = std::max(link.maxQueueBits, level.At(dt));
         if (link.overrunBits < link.overflowBufferBits * (1 - 1e-9))
         {
             continue;

@@ -18,6 +18,7 @@
 #ifndef FLUMEN_FLUID_QUEUE_H
 #define FLUMEN_FLUID_QUEUE_H
 
+#include <algorithm>
 #include <vector>
 
 namespace ns3
@@ -40,6 +41,32 @@ double FifoQueueBits(double capacityBps, double pacedBps, const std::vector<Wind
 
 /** A window flow's rate (bits per second on the wire) behind a queue of `queueBits`. */
 double WindowRateBps(const WindowAtPort& w, double capacityBps, double queueBits);
+
+/**
+ * A level (a host buffer's occupancy) of `q` at time `from`, changing by `slope` per second
+ * between empty and `full`: what it holds at a time and over an interval, for the engine's
+ * queue statistics and for link.csv's bins alike.
+ */
+struct LinearLevel
+{
+    double q;
+    double slope;
+    double from;
+    double full;
+
+    double At(double t) const { return std::clamp(q + slope * (t - from), 0.0, full); }
+    /** Its integral over [a, b]: linear up to where it empties or fills, then flat. */
+    double Integral(double a, double b) const
+    {
+        if (slope == 0)
+        {
+            return At(a) * (b - a);
+        }
+        const double bound = from + ((slope < 0 ? 0.0 : full) - q) / slope;
+        const double m = std::clamp(bound, a, b);
+        return 0.5 * (At(a) + At(m)) * (m - a) + At(b) * (b - m);
+    }
+};
 
 } // namespace ns3
 
