@@ -74,31 +74,23 @@ ResolveLinkPort(Scenario& s)
              "names link.csv's port, which outputs.link_bin_us = 0 turns off: expected a bin "
              "width above 0 with it");
     }
-    const std::string nic = " NIC egress";
-    const std::string tor = "ToR port towards ";
-    std::string host;
-    if (text.size() > nic.size() && text.compare(text.size() - nic.size(), nic.size(), nic) == 0)
+    // The names the topology gives its ports (summary.json's).
+    for (uint32_t host = 0; host < s.hosts; ++host)
     {
-        host = text.substr(0, text.size() - nic.size());
-        s.linkPortAtNic = true;
+        for (const bool nic : { true, false })
+        {
+            if (text == ns3::StarTopologyHelper::PortName(host, nic))
+            {
+                s.linkPortHost = static_cast<int>(host);
+                s.linkPortAtNic = nic;
+                return;
+            }
+        }
     }
-    else if (text.rfind(tor, 0) == 0)
-    {
-        host = text.substr(tor.size());
-    }
-    // At most 4 digits (hosts <= 4096): stoul never overflows.
-    const bool named
-        = host.size() >= 2 && host.size() <= 5 && host[0] == 'S'
-          && std::all_of(host.begin() + 1, host.end(),
-                         [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-    if (!named || std::stoul(host.substr(1)) >= s.hosts)
-    {
-        Fail(s.source, "outputs.link_port",
-             fmt::format("expected \"S<i> NIC egress\" or \"ToR port towards S<i>\" with i from "
-                         "0 to {} (topology.hosts = {}), got \"{}\"",
-                         s.hosts - 1, s.hosts, text));
-    }
-    s.linkPortHost = static_cast<int>(std::stoul(host.substr(1)));
+    Fail(s.source, "outputs.link_port",
+         fmt::format("expected \"S<i> NIC egress\" or \"ToR port towards S<i>\" with i from 0 "
+                     "to {} (topology.hosts = {}), got \"{}\"",
+                     s.hosts - 1, s.hosts, text));
 }
 
 // The job's name (a column of iterations.csv) and hosts: job.hosts, else the

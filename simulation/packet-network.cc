@@ -147,6 +147,21 @@ ToPortSummary(const std::string& name, const Ptr<QueueMonitor>& m)
     return p;
 }
 
+// A port: the queue disc that feeds it and its device.
+struct HostPort
+{
+    Ptr<QueueDisc> disc;
+    Ptr<NetDevice> dev;
+};
+
+// A host's NIC egress (`nic`) or the ToR's port towards it.
+HostPort
+PortOf(const StarTopology& t, uint32_t host, bool nic)
+{
+    return nic ? HostPort{ t.hostQueueDiscs[host], t.hostDevices.Get(host) }
+               : HostPort{ t.torQueueDiscs[host], t.torDevices.Get(host) };
+}
+
 } // namespace
 
 uint32_t
@@ -269,19 +284,11 @@ PacketNetwork::Observe(const Scenario& s)
             }
         }
         m_series->SetJobPorts(jobPorts);
-        const int h = s.linkPortHost; // outputs.link_port, else the bottleneck
-        if (h < 0)
-        {
-            m_series->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice());
-        }
-        else if (s.linkPortAtNic)
-        {
-            m_series->Attach(t.hostQueueDiscs[h], t.hostDevices.Get(h));
-        }
-        else
-        {
-            m_series->Attach(t.torQueueDiscs[h], t.torDevices.Get(h));
-        }
+        // outputs.link_port, else the bottleneck.
+        const auto [disc, dev]
+            = s.linkPortHost < 0 ? HostPort{ t.GetBottleneckQueueDisc(), t.GetBottleneckDevice() }
+                                 : PortOf(t, s.linkPortHost, s.linkPortAtNic);
+        m_series->Attach(disc, dev);
         // Each ring job host's egress carries its ring hop (and, in configuration A, S0's
         // iperf, which the job ports tell apart). Other collectives have no hops to name.
         for (const Scenario* job : Jobs(s))
@@ -305,8 +312,7 @@ PacketNetwork::Observe(const Scenario& s)
     {
         for (int side = 0; side < 2; ++side)
         {
-            Ptr<QueueDisc> disc = side == 0 ? t.hostQueueDiscs[i] : t.torQueueDiscs[i];
-            Ptr<NetDevice> dev = side == 0 ? t.hostDevices.Get(i) : t.torDevices.Get(i);
+            const auto [disc, dev] = PortOf(t, i, side == 0);
             Ptr<QueueMonitor> m = CreateObject<QueueMonitor>();
             m->Attach(disc, dev, rate);
             m_ports.emplace_back(StarTopologyHelper::PortName(i, side == 0), m);
