@@ -5,9 +5,11 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -20,6 +22,9 @@ namespace
 const char* kHeaderWithoutJob
     = "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup";
 const std::string kHeader = std::string(kHeaderWithoutJob) + ",job";
+const char* kTcpCsvHeader = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
+                            "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,"
+                            "timeouts";
 } // namespace
 
 bool
@@ -140,9 +145,7 @@ AppendFlowsCsvRows(std::string& out, const std::vector<FlowRow>& rows)
 std::string
 FormatTcpCsv(const std::vector<TcpFlowRow>& rows)
 {
-    std::string out = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
-                      "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,"
-                      "timeouts\n";
+    std::string out = std::string(kTcpCsvHeader) + "\n";
     auto it = std::back_inserter(out);
     for (const auto& r : rows)
     {
@@ -168,6 +171,140 @@ FormatTcpCsv(const std::vector<TcpFlowRow>& rows)
         fmt::format_to(it, FMT_COMPILE("{},{}\n"), r.recoveries, r.timeouts);
     }
     return out;
+}
+
+namespace
+{
+
+// One tcp.csv row's cells, each read strictly (whole cell, finite, in range); errors name the
+// line and the column.
+class TcpCsvCells
+{
+  public:
+    TcpCsvCells(const std::string& line, const std::string& where) : m_where(where)
+    {
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ','))
+        {
+            m_cells.push_back(cell);
+        }
+        if (!line.empty() && line.back() == ',')
+        {
+            m_cells.emplace_back();
+        }
+        if (m_cells.size() != 11)
+        {
+            throw std::runtime_error(fmt::format("{}: expected 11 comma-separated fields, got {}",
+                                                 where, m_cells.size()));
+        }
+    }
+
+    bool Empty(size_t i) const { return m_cells[i].empty(); }
+
+    double Seconds(size_t i, const char* column) const
+    {
+        const std::string& c = m_cells[i];
+        char* end = nullptr;
+        const double v = c.empty() ? -1 : std::strtod(c.c_str(), &end);
+        if (c.empty() || end != c.c_str() + c.size() || !std::isfinite(v) || v < 0)
+        {
+            Bad(column, c, "seconds (a number >= 0)");
+        }
+        return v;
+    }
+
+    uint64_t Count(size_t i, const char* column, uint64_t most) const
+    {
+        const std::string& c = m_cells[i];
+        uint64_t v = 0;
+        const auto [end, error] = std::from_chars(c.data(), c.data() + c.size(), v);
+        if (c.empty() || end != c.data() + c.size() || error != std::errc() || v > most)
+        {
+            Bad(column, c, fmt::format("a whole number from 0 to {}", most));
+        }
+        return v;
+    }
+
+    const std::string& Text(size_t i) const { return m_cells[i]; }
+
+  private:
+    [[noreturn]] void Bad(const char* column, const std::string& got, const std::string& what) const
+    {
+        throw std::runtime_error(
+            fmt::format("{}: {}: expected {}, got '{}'", m_where, column, what, got));
+    }
+
+    std::string m_where;
+    std::vector<std::string> m_cells;
+};
+
+} // namespace
+
+std::vector<TcpFlowRow>
+ParseTcpCsv(const std::string& text, const std::string& source)
+{
+    std::vector<TcpFlowRow> rows;
+    std::istringstream in(text);
+    std::string line;
+    size_t lineNo = 0;
+    constexpr uint64_t kMax32 = 0xffffffffu;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r')
+        {
+            line.pop_back();
+        }
+        if (lineNo == 1)
+        {
+            if (line != kTcpCsvHeader)
+            {
+                throw std::runtime_error(
+                    fmt::format("{}:1: expected header '{}'", source, kTcpCsvHeader));
+            }
+            continue;
+        }
+        if (line.empty())
+        {
+            continue;
+        }
+        const TcpCsvCells c(line, fmt::format("{}:{}", source, lineNo));
+        TcpFlowRow r;
+        r.id = static_cast<uint32_t>(c.Count(0, "flow_id", kMax32));
+        r.startS = c.Seconds(1, "start_s");
+        r.sizeBytes = c.Count(2, "size_bytes", std::numeric_limits<uint64_t>::max());
+        // The end of slow start, its window and its cause are all there or all empty.
+        if (!(c.Empty(3) && c.Empty(4) && c.Empty(5)))
+        {
+            r.slowStartEndS = c.Seconds(3, "slow_start_end_s");
+            r.slowStartEndCwndBytes
+                = static_cast<uint32_t>(c.Count(4, "slow_start_end_cwnd_bytes", kMax32));
+            r.slowStartEndCause = c.Text(5);
+            if (r.slowStartEndCause.empty())
+            {
+                throw std::runtime_error(fmt::format(
+                    "{}:{}: slow_start_end_cause: expected a cause (hystart, loss, ecn, other) "
+                    "beside slow_start_end_s, got ''",
+                    source, lineNo));
+            }
+        }
+        r.maxCwndBytes = static_cast<uint32_t>(c.Count(6, "max_cwnd_bytes", kMax32));
+        if (!(c.Empty(7) && c.Empty(8)))
+        {
+            r.minSrttS = c.Seconds(7, "min_srtt_s");
+            r.maxSrttS = c.Seconds(8, "max_srtt_s");
+        }
+        r.recoveries = static_cast<uint32_t>(c.Count(9, "recoveries", kMax32));
+        r.timeouts = static_cast<uint32_t>(c.Count(10, "timeouts", kMax32));
+        rows.push_back(r);
+    }
+    if (lineNo == 0)
+    {
+        throw std::runtime_error(
+            fmt::format("{}: empty, expected header '{}'", source, kTcpCsvHeader));
+    }
+    return rows;
 }
 
 std::string

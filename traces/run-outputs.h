@@ -100,6 +100,8 @@ void AppendFlowsCsvRows(std::string& out, const std::vector<FlowRow>& rows);
  * for one without a sample).
  */
 std::string FormatTcpCsv(const std::vector<TcpFlowRow>& rows);
+/** Parses what FormatTcpCsv wrote; errors name `source`, the line and the column. */
+std::vector<TcpFlowRow> ParseTcpCsv(const std::string& text, const std::string& source);
 /**
  * Header: time_s,job_bytes,cross_bytes,job_gbps,cross_gbps,queue_mean_bytes,queue_max_bytes,
  * drops,ecn_marks (time_s = start of the bin).

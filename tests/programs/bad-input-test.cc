@@ -17,13 +17,17 @@ namespace
 struct BadInput
 {
     std::string kind;    //!< the input kind, for the tally
-    std::string program; //!< run, sweep, validate, calibrate
+    std::string program; //!< run, sweep, validate, calibrate, tcp-summary
     std::string file;    //!< written to the test folder as bad.json (or bad.txt), "" for none
     std::string args;    //!< {file}, {dir} and {out} are replaced
     std::vector<std::string> named; //!< what the message must name (file, key, line, option)
 };
 
 const std::string kQuickstart = FLUMEN_SOURCE_DIR "/scenarios/quickstart.json";
+const std::string kTcpHeader
+    = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
+      "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,"
+      "recoveries,timeouts\n";
 
 std::vector<BadInput>
 Cases()
@@ -276,6 +280,53 @@ Cases()
           "",
           "{dir}/cdf.json --out {out}",
           { "cross_traffic.size_cdf", "bad.txt:2" } },
+        // tcp.csv files and tcp-summary's options.
+        { "tcp.csv",
+          "tcp-summary",
+          "flow_id,start_s\n1,2\n",
+          "{file}",
+          { "bad.json:1", "header" } },
+        { "tcp.csv",
+          "tcp-summary",
+          kTcpHeader + "1,0.5,abc,,,,10,,,0,0\n",
+          "{file}",
+          { "bad.json:2", "size_bytes" } },
+        { "tcp.csv",
+          "tcp-summary",
+          kTcpHeader + "1,-0.5,100,,,,10,,,0,0\n",
+          "{file}",
+          { "bad.json:2", "start_s" } },
+        { "tcp.csv",
+          "tcp-summary",
+          kTcpHeader + "1,0.5,100,,,10,,,0,0\n",
+          "{file}",
+          { "bad.json:2", "11" } },
+        { "tcp.csv",
+          "tcp-summary",
+          kTcpHeader + "1,0.5,100,0.6,2000,,10,,,0,0\n",
+          "{file}",
+          { "bad.json:2", "slow_start_end_cause" } },
+        { "tcp.csv", "tcp-summary", "", "{dir}/nowhere", { "nowhere", "tcp.csv" } },
+        { "tcp-summary option",
+          "tcp-summary",
+          kTcpHeader,
+          "{file} --sizes-mb 3,1",
+          { "--sizes-mb", "increasing" } },
+        { "tcp-summary option",
+          "tcp-summary",
+          kTcpHeader,
+          "{file} --from-s soon",
+          { "--from-s", "soon" } },
+        { "tcp-summary option",
+          "tcp-summary",
+          kTcpHeader,
+          "{file} --segment-bytes 0",
+          { "--segment-bytes" } },
+        { "tcp-summary option",
+          "tcp-summary",
+          kTcpHeader,
+          "{file} --everything",
+          { "--everything" } },
     };
     return c;
 }
@@ -312,10 +363,11 @@ TEST(BadInput, EveryKindExitsTwoNamingWhatIsWrongAndWritesNothing)
                 args.replace(at, from.size(), to);
             }
         }
-        test::CommandResult r = c.program == "run"        ? test::RunFlumen(args)
-                                : c.program == "sweep"    ? test::RunSweep(args)
-                                : c.program == "validate" ? test::RunValidate(args)
-                                                          : test::RunCalibrate(args);
+        test::CommandResult r = c.program == "run"           ? test::RunFlumen(args)
+                                : c.program == "sweep"       ? test::RunSweep(args)
+                                : c.program == "validate"    ? test::RunValidate(args)
+                                : c.program == "tcp-summary" ? test::RunTcpSummary(args)
+                                                             : test::RunCalibrate(args);
         SCOPED_TRACE(c.kind + ": " + c.program + " " + args + "\n" + r.output);
         EXPECT_EQ(r.exitCode, 2);
         for (const auto& name : c.named)

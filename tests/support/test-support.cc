@@ -88,6 +88,12 @@ RunBench(const std::string& args)
     return RunCommand(std::string(FLUMEN_BENCH_BINARY) + " " + args);
 }
 
+CommandResult
+RunTcpSummary(const std::string& args)
+{
+    return RunCommand(std::string(FLUMEN_TCP_SUMMARY_BINARY) + " " + args);
+}
+
 std::vector<std::string>
 Lines(const std::string& text)
 {

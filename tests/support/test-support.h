@@ -45,6 +45,8 @@ CommandResult RunValidate(const std::string& args);
 CommandResult RunCalibrate(const std::string& args);
 /** Runs flumen-bench with these arguments. */
 CommandResult RunBench(const std::string& args);
+/** Runs flumen-tcp-summary with these arguments. */
+CommandResult RunTcpSummary(const std::string& args);
 
 /** The shipped series manifests, and the testbed data beside the repository (../shared). */
 inline const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
