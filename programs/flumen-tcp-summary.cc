@@ -1,15 +1,16 @@
 // flumen-tcp-summary: how the TCP flows of one or more runs left slow start, how far their
 // windows grew and how often they lost, by flow size, side by side (tcp.csv of either engine;
 // traces/tcp-flow-summary.h). `./flumen tcp-summary RUN... [options]`.
-#include "atomic-file.h"
 #include "run-outputs.h"
 #include "run-summary.h"
 #include "tcp-flow-summary.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -21,15 +22,6 @@ using namespace flumen;
 namespace
 {
 
-const char* kUsage
-    = "usage: flumen tcp-summary RUN... [--from-s S] [--sizes-mb A,B,...] [--segment-bytes N]\n"
-      "RUN is a run's output folder (its tcp.csv, from outputs.tcp_csv: true) or a tcp.csv.\n"
-      "Prints, per flow size class and run: the flows that started from S seconds on (default\n"
-      "0), the shares that never left slow start or left it by HyStart, at a loss or otherwise,\n"
-      "the median window slow start ended at and the median largest window (in segments of N\n"
-      "bytes, default 1448), the median smallest smoothed round trip, the flows that lost and\n"
-      "their fast recoveries and timeouts. Classes cut at A, B, ... MB (default 0.1,1,3).\n";
-
 struct Options
 {
     std::vector<std::string> runs;
@@ -38,14 +30,35 @@ struct Options
     double segmentBytes = 1448;
 };
 
-[[noreturn]] void
-Usage(const std::string& what)
+std::string
+Usage()
 {
-    throw std::invalid_argument(fmt::format("{}\n{}", what, kUsage));
+    const Options d;
+    std::string edges;
+    for (uint64_t e : d.edgesBytes)
+    {
+        edges += fmt::format("{}{:g}", edges.empty() ? "" : ",", e / 1e6);
+    }
+    return fmt::format(
+        "usage: flumen tcp-summary RUN... [--from-s S] [--sizes-mb A,B,...] [--segment-bytes N]\n"
+        "RUN is a run's output folder (its tcp.csv, from outputs.tcp_csv: true) or a tcp.csv.\n"
+        "Prints, per flow size class and run: the flows that started from S seconds on (default\n"
+        "{:g}), the shares that never left slow start or left it by HyStart, at a loss or\n"
+        "otherwise, the median window slow start ended at and the median largest window (in\n"
+        "segments of N bytes, default {:g}), the median smallest round trip, the flows that lost\n"
+        "and their fast recoveries and timeouts. Classes cut at A, B, ... MB (default {}).\n",
+        d.fromS, d.segmentBytes, edges);
 }
 
+[[noreturn]] void
+Fail(const std::string& what)
+{
+    throw std::invalid_argument(fmt::format("flumen tcp-summary: {}\n{}", what, Usage()));
+}
+
+// An option's number: finite, at least 0 (above 0 unless `zeroAllowed`).
 double
-PositiveNumber(const std::string& option, const std::string& text, bool zeroAllowed)
+OptionNumber(const std::string& option, const std::string& text, bool zeroAllowed)
 {
     size_t used = 0;
     double v = 0;
@@ -57,13 +70,40 @@ PositiveNumber(const std::string& option, const std::string& text, bool zeroAllo
     {
         used = 0;
     }
-    if (used != text.size() || text.empty() || !std::isfinite(v) || v < 0
+    if (text.empty() || used != text.size() || !std::isfinite(v) || v < 0
         || (!zeroAllowed && v == 0))
     {
-        Usage(fmt::format("flumen tcp-summary: {}: expected a number {} 0, got '{}'", option,
-                          zeroAllowed ? ">=" : ">", text));
+        Fail(fmt::format("{}: expected a number {} 0, got '{}'", option, zeroAllowed ? ">=" : ">",
+                         text));
     }
     return v;
+}
+
+// --sizes-mb: increasing sizes in MB, each at least a byte.
+std::vector<uint64_t>
+SizeEdges(const std::string& list)
+{
+    std::vector<uint64_t> edges;
+    size_t from = 0;
+    for (size_t comma; from <= list.size(); from = comma + 1)
+    {
+        comma = std::min(list.find(',', from), list.size());
+        const std::string item = list.substr(from, comma - from);
+        const double mb = OptionNumber("--sizes-mb", item, false);
+        if (mb * 1e6 < 1 || mb * 1e6 >= 1.8e19)
+        {
+            Fail(fmt::format("--sizes-mb: expected sizes from 0.000001 MB (a byte), got '{}'",
+                             item));
+        }
+        const auto bytes = static_cast<uint64_t>(std::llround(mb * 1e6));
+        if (!edges.empty() && bytes <= edges.back())
+        {
+            Fail(fmt::format("--sizes-mb: expected increasing sizes, got '{}' after {:g}", item,
+                             edges.back() / 1e6));
+        }
+        edges.push_back(bytes);
+    }
+    return edges;
 }
 
 Options
@@ -76,37 +116,23 @@ ParseOptions(int argc, char** argv)
         const bool valued = a == "--from-s" || a == "--sizes-mb" || a == "--segment-bytes";
         if (valued && i + 1 >= argc)
         {
-            Usage(fmt::format("flumen tcp-summary: {} needs a value", a));
+            Fail(a + " needs a value");
         }
         if (a == "--from-s")
         {
-            o.fromS = PositiveNumber(a, argv[++i], true);
+            o.fromS = OptionNumber(a, argv[++i], true);
         }
         else if (a == "--segment-bytes")
         {
-            o.segmentBytes = PositiveNumber(a, argv[++i], false);
+            o.segmentBytes = OptionNumber(a, argv[++i], false);
         }
         else if (a == "--sizes-mb")
         {
-            o.edgesBytes.clear();
-            std::stringstream list(argv[++i]);
-            std::string item;
-            while (std::getline(list, item, ','))
-            {
-                const double mb = PositiveNumber(a, item, false);
-                const auto bytes = static_cast<uint64_t>(std::llround(mb * 1e6));
-                if (!o.edgesBytes.empty() && bytes <= o.edgesBytes.back())
-                {
-                    Usage(fmt::format("flumen tcp-summary: --sizes-mb: expected increasing "
-                                      "sizes, got '{}' after {:g}",
-                                      item, o.edgesBytes.back() / 1e6));
-                }
-                o.edgesBytes.push_back(bytes);
-            }
+            o.edgesBytes = SizeEdges(argv[++i]);
         }
         else if (!a.empty() && a[0] == '-')
         {
-            Usage(fmt::format("flumen tcp-summary: unknown option '{}'", a));
+            Fail(fmt::format("unknown option '{}'", a));
         }
         else
         {
@@ -115,34 +141,54 @@ ParseOptions(int argc, char** argv)
     }
     if (o.runs.empty())
     {
-        Usage("flumen tcp-summary: expected at least one run folder or tcp.csv");
+        Fail("expected at least one run folder or tcp.csv");
     }
     return o;
 }
 
-// A run's flows and its label: the folder's name, with the engine its summary names.
-std::pair<std::string, std::vector<TcpFlowRow>>
-ReadRun(const std::string& run)
+struct Run
 {
-    const fs::path given(run);
-    const fs::path csv = fs::is_directory(given) ? given / "tcp.csv" : given;
-    const fs::path folder = fs::is_directory(given) ? given : given.parent_path();
-    if (!fs::is_regular_file(csv))
+    std::string label;
+    std::vector<TcpFlowRow> flows;
+};
+
+// A run's flows, labelled by its folder's name (a file not named tcp.csv: by its own) and
+// the engine of the summary.json beside it.
+Run
+ReadRun(const std::string& given)
+{
+    const fs::path path(given);
+    const bool folder = fs::is_directory(path);
+    const fs::path csv = folder ? path / "tcp.csv" : path;
+    if (!fs::exists(csv))
     {
         throw std::runtime_error(fmt::format(
             "{}: no such file (a run writes tcp.csv with outputs.tcp_csv: true)", csv.string()));
     }
-    std::string label = fs::absolute(folder).lexically_normal().filename().string();
+    if (!fs::is_regular_file(csv))
+    {
+        throw std::runtime_error(fmt::format("{}: not a regular file", csv.string()));
+    }
+    std::ifstream in(csv, std::ios::binary);
+    if (!in)
+    {
+        throw std::runtime_error(fmt::format("{}: cannot read", csv.string()));
+    }
+    std::stringstream text;
+    text << in.rdbuf(); // (an empty file reads nothing: ParseTcpCsv names it)
+    Run run;
+    run.flows = ParseTcpCsv(text.str(), csv.string());
+    fs::path dir = fs::absolute(csv).lexically_normal().parent_path();
+    run.label = csv.filename() == "tcp.csv" ? dir.filename().string() : csv.stem().string();
     try
     {
-        label += fmt::format(" ({})", ReadRunSummary((folder / "summary.json").string()).engine);
+        run.label += fmt::format(" ({})", ReadRunSummary((dir / "summary.json").string()).engine);
     }
     catch (const std::exception&)
     {
-        // No summary beside it (a copied tcp.csv): the folder's name alone.
+        // No summary beside it (a copied tcp.csv): the name alone.
     }
-    const std::string text = ReadTextFile(csv.string());
-    return { label, ParseTcpCsv(text, csv.string()) };
+    return run;
 }
 
 } // namespace
@@ -154,7 +200,7 @@ main(int argc, char** argv)
     {
         if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help")
         {
-            std::cout << kUsage;
+            std::cout << Usage();
             return 0;
         }
     }
@@ -163,11 +209,13 @@ main(int argc, char** argv)
         const Options o = ParseOptions(argc, argv);
         std::vector<std::string> labels;
         std::vector<TcpFlowSummary> summaries;
-        for (const std::string& run : o.runs)
+        for (const std::string& given : o.runs)
         {
-            auto [label, rows] = ReadRun(run);
-            labels.push_back(label);
-            summaries.push_back(SummariseTcpFlows(rows, o.edgesBytes, o.fromS));
+            Run run = ReadRun(given);
+            // Two runs that would read alike are named as given.
+            const bool taken = std::find(labels.begin(), labels.end(), run.label) != labels.end();
+            labels.push_back(taken ? given : run.label);
+            summaries.push_back(SummariseTcpFlows(run.flows, o.edgesBytes, o.fromS));
         }
         std::cout << fmt::format("TCP flows that started from {:g} s on; windows in segments of "
                                  "{:g} bytes (medians)\n",
@@ -177,7 +225,8 @@ main(int argc, char** argv)
     }
     catch (const std::exception& e)
     {
-        std::cerr << e.what() << (std::string(e.what()).back() == '\n' ? "" : "\n");
+        const std::string message = e.what();
+        std::cerr << message << (!message.empty() && message.back() == '\n' ? "" : "\n");
         return 2;
     }
 }

@@ -25,6 +25,24 @@ const std::string kHeader = std::string(kHeaderWithoutJob) + ",job";
 const char* kTcpCsvHeader = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
                             "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,"
                             "timeouts";
+
+// A line's comma-separated cells; a trailing comma ends with an empty cell.
+std::vector<std::string>
+SplitCsvFields(const std::string& line)
+{
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ','))
+    {
+        cells.push_back(cell);
+    }
+    if (!line.empty() && line.back() == ',')
+    {
+        cells.emplace_back();
+    }
+    return cells;
+}
 } // namespace
 
 bool
@@ -74,17 +92,7 @@ ParseIterationsCsv(const std::string& text, const std::string& source)
         {
             continue;
         }
-        std::vector<std::string> f;
-        std::stringstream ss(line);
-        std::string cell;
-        while (std::getline(ss, cell, ','))
-        {
-            f.push_back(cell);
-        }
-        if (fields == 11 && f.size() == 10 && line.back() == ',')
-        {
-            f.emplace_back(); // an empty job name
-        }
+        const std::vector<std::string> f = SplitCsvFields(line); // (an empty job: a last comma)
         if (f.size() != fields)
         {
             throw std::runtime_error(
@@ -181,18 +189,9 @@ namespace
 class TcpCsvCells
 {
   public:
-    TcpCsvCells(const std::string& line, const std::string& where) : m_where(where)
+    TcpCsvCells(const std::string& line, const std::string& where)
+        : m_where(where), m_cells(SplitCsvFields(line))
     {
-        std::stringstream ss(line);
-        std::string cell;
-        while (std::getline(ss, cell, ','))
-        {
-            m_cells.push_back(cell);
-        }
-        if (!line.empty() && line.back() == ',')
-        {
-            m_cells.emplace_back();
-        }
         if (m_cells.size() != 11)
         {
             throw std::runtime_error(fmt::format("{}: expected 11 comma-separated fields, got {}",
@@ -205,9 +204,11 @@ class TcpCsvCells
     double Seconds(size_t i, const char* column) const
     {
         const std::string& c = m_cells[i];
-        char* end = nullptr;
-        const double v = c.empty() ? -1 : std::strtod(c.c_str(), &end);
-        if (c.empty() || end != c.c_str() + c.size() || !std::isfinite(v) || v < 0)
+        double v = -1;
+        const auto [end, error]
+            = std::from_chars(c.data(), c.data() + c.size(), v, std::chars_format::general);
+        if (c.empty() || end != c.data() + c.size() || error != std::errc() || !std::isfinite(v)
+            || v < 0 || std::signbit(v))
         {
             Bad(column, c, "seconds (a number >= 0)");
         }
@@ -239,6 +240,12 @@ class TcpCsvCells
     std::vector<std::string> m_cells;
 };
 
+bool
+KnownCause(const std::string& cause)
+{
+    return cause == "hystart" || cause == "loss" || cause == "ecn" || cause == "other";
+}
+
 } // namespace
 
 std::vector<TcpFlowRow>
@@ -260,8 +267,8 @@ ParseTcpCsv(const std::string& text, const std::string& source)
         {
             if (line != kTcpCsvHeader)
             {
-                throw std::runtime_error(
-                    fmt::format("{}:1: expected header '{}'", source, kTcpCsvHeader));
+                throw std::runtime_error(fmt::format("{}:1: expected header '{}', got '{}'", source,
+                                                     kTcpCsvHeader, line.substr(0, 60)));
             }
             continue;
         }
@@ -281,12 +288,12 @@ ParseTcpCsv(const std::string& text, const std::string& source)
             r.slowStartEndCwndBytes
                 = static_cast<uint32_t>(c.Count(4, "slow_start_end_cwnd_bytes", kMax32));
             r.slowStartEndCause = c.Text(5);
-            if (r.slowStartEndCause.empty())
+            if (!KnownCause(r.slowStartEndCause))
             {
                 throw std::runtime_error(fmt::format(
-                    "{}:{}: slow_start_end_cause: expected a cause (hystart, loss, ecn, other) "
-                    "beside slow_start_end_s, got ''",
-                    source, lineNo));
+                    "{}:{}: slow_start_end_cause: expected hystart, loss, ecn or other beside "
+                    "slow_start_end_s, got '{}'",
+                    source, lineNo, r.slowStartEndCause));
             }
         }
         r.maxCwndBytes = static_cast<uint32_t>(c.Count(6, "max_cwnd_bytes", kMax32));

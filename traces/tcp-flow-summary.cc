@@ -41,18 +41,15 @@ struct ClassTally
         {
             minSrtts.push_back(r.minSrttS);
         }
-        c.flowsWithLoss += r.recoveries + r.timeouts > 0 ? 1 : 0;
+        c.flowsWithLoss += r.recoveries > 0 || r.timeouts > 0 ? 1 : 0;
         c.recoveries += r.recoveries;
         c.timeouts += r.timeouts;
     }
 
     TcpSizeClass Done()
     {
-        auto median = [](std::vector<double>& v)
-        {
-            std::sort(v.begin(), v.end());
-            return v.empty() ? std::numeric_limits<double>::quiet_NaN() : Percentile(v, 50);
-        };
+        auto median = [](const std::vector<double>& v)
+        { return v.empty() ? std::numeric_limits<double>::quiet_NaN() : Summarize(v).p50; };
         c.exitWindowMedianBytes = median(exitWindows);
         c.maxWindowMedianBytes = median(maxWindows);
         c.minSrttMedianS = median(minSrtts);
@@ -136,21 +133,20 @@ FormatTcpFlowSummaries(const std::vector<std::string>& labels,
     {
         width = std::max(width, l.size());
     }
+    // One layout for the header and the rows: size, run, then the figures.
+    constexpr const char* kRow
+        = "{:<12} {:<{}} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>10} {:>7} {:>8} {:>6}\n";
     std::string out
-        = fmt::format("{:<12} {:<{}} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>9} {:>6} "
-                      "{:>6} {:>6}\n",
-                      "size", "run", width, "flows", "never", "hystart", "loss", "other",
+        = fmt::format(kRow, "size", "run", width, "flows", "never", "hystart", "loss", "other",
                       "exit win", "max win", "min srtt", "lossy", "recov", "RTOs");
     auto row = [&](const std::string& size, const std::string& label, const TcpSizeClass& c)
     {
         out += fmt::format(
-            "{:<12} {:<{}} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>9} {:>6} "
-            "{:>6} {:>6}\n",
-            size, label, width, c.flows, Share(c.neverLeft, c.flows), Share(c.byHystart, c.flows),
-            Share(c.byLoss, c.flows), Share(c.byOther, c.flows),
+            kRow, size, label, width, c.flows, Share(c.neverLeft, c.flows),
+            Share(c.byHystart, c.flows), Share(c.byLoss, c.flows), Share(c.byOther, c.flows),
             Number(c.exitWindowMedianBytes / segmentBytes, "{:.0f}"),
             Number(c.maxWindowMedianBytes / segmentBytes, "{:.0f}"),
-            Number(c.minSrttMedianS * 1e3, "{:.2f} ms"), c.flowsWithLoss, c.recoveries, c.timeouts);
+            Number(c.minSrttMedianS * 1e3, "{:.3g} ms"), c.flowsWithLoss, c.recoveries, c.timeouts);
     };
     const size_t classes = summaries.empty() ? 0 : summaries.front().classes.size();
     for (size_t k = 0; k <= classes; ++k)

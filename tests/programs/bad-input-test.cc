@@ -1,6 +1,7 @@
 // Bad input as a user meets it, through the commands themselves: every case must exit 2 with a
 // message naming the file (or option) and the key or line at fault, and leave no output. The
 // test prints how many cases of each kind were tried.
+#include "run-outputs.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -24,10 +25,7 @@ struct BadInput
 };
 
 const std::string kQuickstart = FLUMEN_SOURCE_DIR "/scenarios/quickstart.json";
-const std::string kTcpHeader
-    = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
-      "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,"
-      "recoveries,timeouts\n";
+const std::string kTcpHeader = FormatTcpCsv({});
 
 std::vector<BadInput>
 Cases()
@@ -306,7 +304,22 @@ Cases()
           kTcpHeader + "1,0.5,100,0.6,2000,,10,,,0,0\n",
           "{file}",
           { "bad.json:2", "slow_start_end_cause" } },
+        { "tcp.csv",
+          "tcp-summary",
+          kTcpHeader + "1,0.5,100,0.6,2000,HyStart,10,,,0,0\n",
+          "{file}",
+          { "bad.json:2", "slow_start_end_cause", "HyStart" } },
         { "tcp.csv", "tcp-summary", "", "{dir}/nowhere", { "nowhere", "tcp.csv" } },
+        { "tcp-summary option",
+          "tcp-summary",
+          kTcpHeader,
+          "{file} --sizes-mb 1,",
+          { "--sizes-mb", "''" } },
+        { "tcp-summary option",
+          "tcp-summary",
+          kTcpHeader,
+          "{file} --sizes-mb 0.0000001",
+          { "--sizes-mb", "a byte" } },
         { "tcp-summary option",
           "tcp-summary",
           kTcpHeader,

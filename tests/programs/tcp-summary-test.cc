@@ -56,9 +56,11 @@ TEST(TcpSummary, CountsEveryFlowOfARunsTcpCsvByItsStart)
     ASSERT_GT(rows.size(), 20u) << "too few flows to tell anything";
     const double from = rows[rows.size() / 2].startS;
     long later = 0;
+    long laterSmall = 0;
     for (const TcpFlowRow& r : rows)
     {
         later += r.startS >= from ? 1 : 0;
+        laterSmall += r.startS >= from && r.sizeBytes < 1000000 ? 1 : 0;
     }
 
     const test::CommandResult all = test::RunTcpSummary(out + " " + out + "/tcp.csv");
@@ -73,5 +75,18 @@ TEST(TcpSummary, CountsEveryFlowOfARunsTcpCsvByItsStart)
     ASSERT_EQ(part.exitCode, 0) << part.output;
     EXPECT_EQ(FlowsOnRow(part.output, "all"), later) << part.output;
     EXPECT_LT(later, static_cast<long>(rows.size()));
-    EXPECT_GE(FlowsOnRow(part.output, "< 1 MB"), 0) << part.output;
+    EXPECT_EQ(FlowsOnRow(part.output, "< 1 MB"), laterSmall) << part.output;
+    EXPECT_GT(laterSmall, 0);
+
+    // A tcp.csv given from inside its folder, or the folder with a trailing slash: named alike.
+    for (const std::string& args : { "cd " + out + " && " FLUMEN_TCP_SUMMARY_BINARY " tcp.csv",
+                                     std::string(FLUMEN_TCP_SUMMARY_BINARY " ") + out + "/" })
+    {
+        const test::CommandResult r = test::RunCommand(args);
+        EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find("run (flow)"), std::string::npos) << args << "\n" << r.output;
+    }
+    // The same run twice under one name: the second is named as given.
+    const test::CommandResult twice = test::RunTcpSummary(out + " " + out);
+    EXPECT_NE(twice.output.find(out + " "), std::string::npos) << twice.output;
 }
