@@ -22,9 +22,10 @@ namespace
 const char* kHeaderWithoutJob
     = "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup";
 const std::string kHeader = std::string(kHeaderWithoutJob) + ",job";
-const char* kTcpCsvHeader = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
-                            "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,"
-                            "timeouts";
+constexpr const char* kTcpCsvHeader
+    = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
+      "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,"
+      "timeouts";
 
 // A line's comma-separated cells; a trailing comma ends with an empty cell.
 std::vector<std::string>
