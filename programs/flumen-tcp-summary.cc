@@ -1,6 +1,7 @@
 // flumen-tcp-summary: how the TCP flows of one or more runs left slow start, how far their
 // windows grew and how often they lost, by flow size, side by side (tcp.csv of either engine;
 // traces/tcp-flow-summary.h). `./flumen tcp-summary RUN... [options]`.
+#include "csv-format.h"
 #include "run-outputs.h"
 #include "run-summary.h"
 #include "tcp-flow-summary.h"
@@ -84,11 +85,13 @@ std::vector<uint64_t>
 SizeEdges(const std::string& list)
 {
     std::vector<uint64_t> edges;
-    size_t from = 0;
-    for (size_t comma; from <= list.size(); from = comma + 1)
+    std::vector<std::string> items = SplitCsvFields(list);
+    if (items.empty())
     {
-        comma = std::min(list.find(',', from), list.size());
-        const std::string item = list.substr(from, comma - from);
+        items.emplace_back(); // an empty list: its one empty item is refused
+    }
+    for (const std::string& item : items)
+    {
         const double mb = OptionNumber("--sizes-mb", item, false);
         if (mb * 1e6 < 1 || mb * 1e6 >= 1.8e19)
         {

@@ -77,8 +77,6 @@ FlowPlayer::Done(uint64_t flow)
     row.endS = (Simulator::Now() + route.delay).GetSeconds();
 }
 
-// tcp.csv's columns from a window flow's record: its round trips are the model's (base
-// and queueing, at recomputations), its recoveries the cuts of host buffer overflows.
 void
 FlowPlayer::Fill(uint32_t index, const FluidNetwork::WindowRecord& r)
 {

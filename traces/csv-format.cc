@@ -1,5 +1,7 @@
 #include "csv-format.h"
 
+#include <sstream>
+
 namespace flumen
 {
 
@@ -37,6 +39,23 @@ FormatCsv(const std::vector<std::string>& header, const std::vector<std::vector<
         out += "\n";
     }
     return out;
+}
+
+std::vector<std::string>
+SplitCsvFields(const std::string& line)
+{
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ','))
+    {
+        cells.push_back(cell);
+    }
+    if (!line.empty() && line.back() == ',')
+    {
+        cells.emplace_back();
+    }
+    return cells;
 }
 
 } // namespace flumen

@@ -1,6 +1,7 @@
 #include "layers-file.h"
 
 #include "atomic-file.h"
+#include "csv-format.h"
 
 #include <fmt/format.h>
 
@@ -32,16 +33,10 @@ Trim(const std::string& s)
 std::vector<std::string>
 Cells(const std::string& line)
 {
-    std::vector<std::string> out;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ','))
+    std::vector<std::string> out = SplitCsvFields(line);
+    for (std::string& cell : out)
     {
-        out.push_back(Trim(cell));
-    }
-    if (!line.empty() && line.back() == ',')
-    {
-        out.push_back("");
+        cell = Trim(cell);
     }
     return out;
 }

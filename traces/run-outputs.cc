@@ -1,6 +1,7 @@
 #include "run-outputs.h"
 
 #include "atomic-file.h"
+#include "csv-format.h"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -26,24 +27,6 @@ constexpr const char* kTcpCsvHeader
     = "flow_id,start_s,size_bytes,slow_start_end_s,slow_start_end_cwnd_bytes,"
       "slow_start_end_cause,max_cwnd_bytes,min_srtt_s,max_srtt_s,recoveries,"
       "timeouts";
-
-// A line's comma-separated cells; a trailing comma ends with an empty cell.
-std::vector<std::string>
-SplitCsvFields(const std::string& line)
-{
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ','))
-    {
-        cells.push_back(cell);
-    }
-    if (!line.empty() && line.back() == ',')
-    {
-        cells.emplace_back();
-    }
-    return cells;
-}
 } // namespace
 
 bool

@@ -156,7 +156,7 @@ FluidNetwork::StopFlow(uint64_t id)
         return;
     }
     Advance();
-    if (it->second.spec.kind == WINDOW)
+    if (it->second.spec.kind == WINDOW && !m_windowFlowEndedTrace.IsEmpty())
     {
         m_windowFlowEndedTrace(id, it->second.Record());
     }

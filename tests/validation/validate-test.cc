@@ -1,5 +1,6 @@
 // flumen validate end to end: bad input rejected before anything runs, a quick validation of
 // one testbed series with its report, and a re-run that reuses every finished point.
+#include "csv-format.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -32,18 +33,7 @@ CsvRows(const std::string& text)
     std::string line;
     while (std::getline(ss, line))
     {
-        std::vector<std::string> cells;
-        std::stringstream ls(line);
-        std::string c;
-        while (std::getline(ls, c, ','))
-        {
-            cells.push_back(c);
-        }
-        if (!line.empty() && line.back() == ',')
-        {
-            cells.push_back("");
-        }
-        rows.push_back(cells);
+        rows.push_back(SplitCsvFields(line));
     }
     return rows;
 }
