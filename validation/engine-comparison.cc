@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace flumen
@@ -21,6 +22,7 @@ namespace
 struct Pair
 {
     std::string run;
+    std::string group; //!< "series model"
     std::string packetRun;
     std::string status;
     std::optional<RunSummary> packet;
@@ -104,6 +106,68 @@ MedianFct(const RunSummary& s)
                : std::nan("");
 }
 
+// One compared run's differences (flow / packet - 1, in per cent; NaN where not defined).
+struct Compared
+{
+    std::string group; //!< "series model"
+    double meanDiff;
+    double p99Diff;
+    double crossDiff;
+    double fctDiff;
+};
+
+// The per-series table of engines.md: where the engines agree and where they do not.
+std::string
+GroupTable(const std::vector<Compared>& compared)
+{
+    std::map<std::string, std::vector<const Compared*>> groups;
+    for (const auto& c : compared)
+    {
+        groups[c.group].push_back(&c);
+    }
+    std::string md = "| series, model | runs | mean diff, median \\|.\\| (%) | p95 \\|.\\| (%) "
+                     "| beyond 10 % | range (%) | cross-traffic rate diff, median \\|.\\| (%) "
+                     "| median FCT diff, median (%) |\n|---|---|---|---|---|---|---|---|\n";
+    for (const auto& [group, runs] : groups)
+    {
+        std::vector<double> mean;
+        std::vector<double> signedMean;
+        std::vector<double> cross;
+        std::vector<double> fct;
+        for (const Compared* c : runs)
+        {
+            mean.push_back(std::abs(c->meanDiff));
+            signedMean.push_back(c->meanDiff);
+            if (std::isfinite(c->crossDiff))
+            {
+                cross.push_back(std::abs(c->crossDiff));
+            }
+            if (std::isfinite(c->fctDiff))
+            {
+                fct.push_back(c->fctDiff);
+            }
+        }
+        const auto beyond
+            = std::count_if(mean.begin(), mean.end(), [](double d) { return d > 10; });
+        const auto [lo, hi] = std::minmax_element(signedMean.begin(), signedMean.end());
+        md += fmt::format("| {} | {} | {} | {} | {} | {:+.1f} to {:+.1f} | {} | {} |\n", group,
+                          runs.size(), Num(Quantile(mean, 50), 1), Num(Quantile(mean, 95), 1),
+                          beyond, *lo, *hi, Num(Quantile(cross, 50), 1),
+                          fct.empty() ? "" : fmt::format("{:+.0f}", Quantile(fct, 50)));
+    }
+    return md;
+}
+
+// The series and model a run belongs to (the plan's `about`, else the scenario's model).
+std::string
+GroupOf(const PoolPoint& r)
+{
+    const std::string model = r.scenario.contains("job")
+                                  ? r.scenario["job"].value("model", std::string())
+                                  : std::string();
+    return fmt::format("{} {}", r.about.value("series", std::string("(no series)")), model);
+}
+
 } // namespace
 
 EngineComparison
@@ -115,6 +179,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     {
         Pair p;
         p.run = r.id;
+        p.group = GroupOf(r);
         p.packetRun = PacketRunOf(r, packetPoints);
         p.flow = Finished(flowPoints, p.run);
         p.packet = p.packetRun.empty() ? std::nullopt : Finished(packetPoints, p.packetRun);
@@ -127,21 +192,21 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
 
     EngineComparison c;
     c.runs = runs.size();
-    std::vector<double> meanDiff;
-    std::vector<double> p99Diff;
-    std::vector<double> crossDiff;
+    std::vector<Compared> compared;
     std::vector<double> speedups;
     double slowest = std::numeric_limits<double>::infinity();
-    std::string csv = "run,packet_run,status,packet_mean_s,flow_mean_s,mean_diff_pct,"
+    std::string csv = "run,packet_run,status,series,model,packet_mean_s,flow_mean_s,mean_diff_pct,"
                       "packet_p99_s,flow_p99_s,p99_diff_pct,packet_cross_gbps,flow_cross_gbps,"
-                      "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,packet_queue_mean_bytes,"
-                      "flow_queue_mean_bytes,packet_wall_s,flow_wall_s,flow_simulated_s,"
-                      "speedup\n";
+                      "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,fct_p50_diff_pct,"
+                      "packet_queue_mean_bytes,flow_queue_mean_bytes,packet_wall_s,flow_wall_s,"
+                      "flow_simulated_s,speedup\n";
     std::vector<double> queueRatios; // the bottleneck's mean queue, flow over packet
     std::vector<std::pair<double, std::string>> worst;
     for (const auto& p : pairs)
     {
-        std::string row = fmt::format("{},{},{}", p.run, p.packetRun, p.status);
+        const auto space = p.group.find(' ');
+        std::string row = fmt::format("{},{},{},{},{}", p.run, p.packetRun, p.status,
+                                      p.group.substr(0, space), p.group.substr(space + 1));
         if (p.flow && p.flow->wallTimeS > 0)
         {
             slowest = std::min(slowest, p.flow->simulatedTimeS / p.flow->wallTimeS);
@@ -156,13 +221,10 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
             const double dc
                 = cross ? DiffPct(b.crossTraffic.achievedGbps, a.crossTraffic.achievedGbps)
                         : std::nan("");
+            // NaN unless both engines completed flows (iperf's streams have none).
+            const double df = DiffPct(MedianFct(b), MedianFct(a));
             const double speedup = b.wallTimeS > 0 ? a.wallTimeS / b.wallTimeS : std::nan("");
-            meanDiff.push_back(std::abs(dm));
-            p99Diff.push_back(std::abs(dp));
-            if (cross)
-            {
-                crossDiff.push_back(std::abs(dc));
-            }
+            compared.push_back({ p.group, dm, dp, dc, df });
             if (std::isfinite(speedup))
             {
                 speedups.push_back(speedup);
@@ -178,25 +240,45 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                 queueRatios.push_back(flowQueue / packetQueue);
             }
             row += fmt::format(
-                ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 Num(a.iterationTimeS.mean, 6), Num(b.iterationTimeS.mean, 6), Num(dm, 2),
                 Num(a.iterationTimeS.p99, 6), Num(b.iterationTimeS.p99, 6), Num(dp, 2),
                 Num(a.crossTraffic.achievedGbps, 3), Num(b.crossTraffic.achievedGbps, 3),
-                Num(dc, 2), Num(MedianFct(a), 6), Num(MedianFct(b), 6), Num(packetQueue, 0),
-                Num(flowQueue, 0), Num(a.wallTimeS, 3), Num(b.wallTimeS, 4),
+                Num(dc, 2), Num(MedianFct(a), 6), Num(MedianFct(b), 6), Num(df, 2),
+                Num(packetQueue, 0), Num(flowQueue, 0), Num(a.wallTimeS, 3), Num(b.wallTimeS, 4),
                 Num(b.simulatedTimeS, 4), Num(speedup, 0));
         }
         else
         {
-            row += ",,,,,,,,,,,,,,,,,";
+            row += ",,,,,,,,,,,,,,,,,,";
         }
         csv += row + "\n";
+    }
+    std::vector<double> meanDiff;
+    std::vector<double> p99Diff;
+    std::vector<double> crossDiff;
+    std::vector<double> fctDiff;
+    std::vector<double> fctSigned;
+    for (const auto& d : compared)
+    {
+        meanDiff.push_back(std::abs(d.meanDiff));
+        p99Diff.push_back(std::abs(d.p99Diff));
+        if (std::isfinite(d.crossDiff))
+        {
+            crossDiff.push_back(std::abs(d.crossDiff));
+        }
+        if (std::isfinite(d.fctDiff))
+        {
+            fctDiff.push_back(std::abs(d.fctDiff));
+            fctSigned.push_back(d.fctDiff);
+        }
     }
     c.compared = meanDiff.size();
     c.medianAbsMeanDiffPct = Quantile(meanDiff, 50);
     c.p95AbsMeanDiffPct = Quantile(meanDiff, 95);
     c.medianAbsP99DiffPct = Quantile(p99Diff, 50);
     c.medianAbsCrossDiffPct = Quantile(crossDiff, 50);
+    c.medianAbsFctDiffPct = Quantile(fctDiff, 50);
     c.medianSpeedup = Quantile(speedups, 50);
     c.slowestFlowRealTimeFactor = std::isfinite(slowest) ? slowest : 0;
 
@@ -224,6 +306,17 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                                   "achieved cross traffic: median {:.1f} % (target 3 %: {})",
                                   c.medianAbsP99DiffPct, met(c.medianAbsP99DiffPct, 10),
                                   c.medianAbsCrossDiffPct, met(c.medianAbsCrossDiffPct, 3)));
+    if (!fctDiff.empty())
+    {
+        // No target in the issue; reported because a user of the cross traffic's completion
+        // times needs to know how far they are from the packet level's.
+        c.lines.push_back(
+            fmt::format("  cross traffic's median flow completion time: median |diff| "
+                        "{:.0f} %, median diff {:+.0f} % (10th-90th percentile "
+                        "{:+.0f} to {:+.0f} %) over {} runs with flows in both",
+                        c.medianAbsFctDiffPct, Quantile(fctSigned, 50), Quantile(fctSigned, 10),
+                        Quantile(fctSigned, 90), fctDiff.size()));
+    }
     if (!queueRatios.empty())
     {
         // Standing queues (simulation.flow_queues): the flow engine's against the packet
@@ -246,6 +339,9 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     {
         md += "- " + l.substr(l.find_first_not_of(' ')) + "\n";
     }
+    md += "\nBy series and model (runs compared; signed differences in the range and the FCT "
+          "column):\n\n"
+          + GroupTable(compared);
     md += "\nThe largest differences in the mean iteration time:\n\n"
           "| run | packet mean (s) | flow mean (s) | mean diff (%) | cross-traffic rate diff (%) "
           "|\n|---|---|---|---|---|\n";

@@ -22,6 +22,7 @@ struct EngineComparison
     double p95AbsMeanDiffPct = 0;
     double medianAbsP99DiffPct = 0;
     double medianAbsCrossDiffPct = 0;     //!< over runs with cross traffic
+    double medianAbsFctDiffPct = 0;       //!< cross traffic's median FCT, runs with flows in both
     double medianSpeedup = 0;             //!< packet wall time over flow wall time
     double slowestFlowRealTimeFactor = 0; //!< simulated over wall seconds, the slowest flow run
     std::vector<std::string> lines;       //!< the headline, for the terminal

@@ -65,11 +65,11 @@ class Planner
     int Warmup() const { return m_warmup; }
 
     // The scenario of one run; resolved here so that a bad setting fails before anything runs.
-    std::string AddRun(const std::string& label, const std::string& configuration,
-                       const std::string& model, const std::string& transport,
-                       const std::string& traffic, double loadGbps, uint64_t seed, int iterations,
-                       int warmup, double maxSimS, const std::string& where,
-                       const json& testbedSettings, int linkBinUs = 0)
+    std::string AddRun(const std::string& label, const std::string& series,
+                       const std::string& configuration, const std::string& model,
+                       const std::string& transport, const std::string& traffic, double loadGbps,
+                       uint64_t seed, int iterations, int warmup, double maxSimS,
+                       const std::string& where, const json& testbedSettings, int linkBinUs = 0)
     {
         json j = { { "name", label },
                    { "seed", seed },
@@ -115,6 +115,7 @@ class Planner
             m_plan.runs.push_back({ id,
                                     j,
                                     { { "point", label },
+                                      { "series", series },
                                       { "testbed", where },
                                       { "model_version", version },
                                       { "packet_run", packetId } } });
@@ -227,7 +228,7 @@ class Planner
             }
             pc.runId = AddRun(
                 fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
-                s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,
+                s.name, s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,
                 iterations, m_warmup, pc.budgetS, c.file, s.scenario);
             m_plan.cdfs.push_back(pc);
         }
@@ -258,7 +259,7 @@ class Planner
             pr.ring.published = rb;
             // Bins of 100 us: about the 30-50 packet moving average the thesis used.
             pr.runId = AddRun(fmt::format("{}-ring-{}-{}G", s.name, rb.model, rb.requestedGbps),
-                              s.configuration, rb.model, s.transport, s.crossTraffic,
+                              s.name, s.configuration, rb.model, s.transport, s.crossTraffic,
                               rb.requestedGbps, 1, iterations, iterations >= 5 ? m_warmup : 1,
                               budget, s.manifest + ": ring_bandwidth", s.scenario, 100);
             m_plan.rings.push_back(pr);
@@ -403,9 +404,9 @@ class Planner
         v.iterations = iterations;
         v.warmup = warmup;
         // Seed 1 here; congested points get more seeds once the whole plan is known.
-        pp.runIds.push_back(AddRun(label, s.configuration, sp.model, s.transport, s.crossTraffic,
-                                   v.offeredGbps, 1, iterations, warmup, budgetS, sp.source,
-                                   s.scenario));
+        pp.runIds.push_back(AddRun(label, s.name, s.configuration, sp.model, s.transport,
+                                   s.crossTraffic, v.offeredGbps, 1, iterations, warmup, budgetS,
+                                   sp.source, s.scenario));
         m_plan.points.push_back(std::move(pp));
     }
 

@@ -375,6 +375,8 @@ TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
     for (size_t i = 1; i < rows.size(); ++i)
     {
         EXPECT_EQ(rows[i][Column(h, "status")], "compared");
+        EXPECT_EQ(rows[i][Column(h, "series")], "iperf-rdma-configA");
+        EXPECT_EQ(rows[i][Column(h, "model")], "resnet50");
         EXPECT_TRUE(fs::exists(packet + "/" + rows[i][Column(h, "packet_run")]));
         // Every run's summary names its engine.
         json s = json::parse(
@@ -387,8 +389,9 @@ TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
         // alike (3 quick iterations against 8 packet ones: the compute draws differ).
         EXPECT_LT(std::abs(diff), 3.0);
     }
-    EXPECT_NE(test::ReadFile(out + "/engines.md").find("mean iteration time |flow - packet|"),
-              std::string::npos);
+    const std::string md = test::ReadFile(out + "/engines.md");
+    EXPECT_NE(md.find("mean iteration time |flow - packet|"), std::string::npos);
+    EXPECT_NE(md.find("| iperf-rdma-configA resnet50 | 3 |"), std::string::npos) << md;
     // --compare-engines needs the flow engine, and the engine must be one of the two.
     EXPECT_EQ(test::RunValidate(kManifests + "iperf-rdma-configA.json --quick --compare-engines "
                                 + packet + " --out " + dir.Path() + "/x")
