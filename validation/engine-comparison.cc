@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace flumen
 {
@@ -19,10 +20,24 @@ namespace fs = std::filesystem;
 namespace
 {
 
+// Where a run belongs in the per-series table: its series (the manifest's), model and
+// transport (one series, iteration-cdfs, holds both transports).
+struct Group
+{
+    std::string series;
+    std::string model;
+    std::string transport;
+
+    bool operator<(const Group& o) const
+    {
+        return std::tie(series, model, transport) < std::tie(o.series, o.model, o.transport);
+    }
+};
+
 struct Pair
 {
     std::string run;
-    std::string group; //!< "series model"
+    Group group;
     std::string packetRun;
     std::string status;
     std::optional<RunSummary> packet;
@@ -109,7 +124,7 @@ MedianFct(const RunSummary& s)
 // One compared run's differences (flow / packet - 1, in per cent; NaN where not defined).
 struct Compared
 {
-    std::string group; //!< "series model"
+    Group group;
     double meanDiff;
     double p99Diff;
     double crossDiff;
@@ -120,14 +135,15 @@ struct Compared
 std::string
 GroupTable(const std::vector<Compared>& compared)
 {
-    std::map<std::string, std::vector<const Compared*>> groups;
+    std::map<Group, std::vector<const Compared*>> groups;
     for (const auto& c : compared)
     {
         groups[c.group].push_back(&c);
     }
-    std::string md = "| series, model | runs | mean diff, median \\|.\\| (%) | p95 \\|.\\| (%) "
-                     "| beyond 10 % | range (%) | cross-traffic rate diff, median \\|.\\| (%) "
-                     "| median FCT diff, median (%) |\n|---|---|---|---|---|---|---|---|\n";
+    std::string md = "| series | model | transport | runs | mean diff, median \\|.\\| (%) "
+                     "| p95 \\|.\\| (%) | beyond 10 % | range (%) "
+                     "| cross-traffic rate diff, median \\|.\\| (%) "
+                     "| median FCT diff, median (%) |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& [group, runs] : groups)
     {
         std::vector<double> mean;
@@ -150,22 +166,23 @@ GroupTable(const std::vector<Compared>& compared)
         const auto beyond
             = std::count_if(mean.begin(), mean.end(), [](double d) { return d > 10; });
         const auto [lo, hi] = std::minmax_element(signedMean.begin(), signedMean.end());
-        md += fmt::format("| {} | {} | {} | {} | {} | {:+.1f} to {:+.1f} | {} | {} |\n", group,
-                          runs.size(), Num(Quantile(mean, 50), 1), Num(Quantile(mean, 95), 1),
-                          beyond, *lo, *hi, Num(Quantile(cross, 50), 1),
+        md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {:+.1f} to {:+.1f} | {} | {} |\n",
+                          group.series, group.model, group.transport, runs.size(),
+                          Num(Quantile(mean, 50), 1), Num(Quantile(mean, 95), 1), beyond, *lo, *hi,
+                          Num(Quantile(cross, 50), 1),
                           fct.empty() ? "" : fmt::format("{:+.0f}", Quantile(fct, 50)));
     }
     return md;
 }
 
-// The series and model a run belongs to (the plan's `about`, else the scenario's model).
-std::string
+// The series a run belongs to (the plan's `about`; empty for plans written before it) and
+// its scenario's model and transport.
+Group
 GroupOf(const PoolPoint& r)
 {
-    const std::string model = r.scenario.contains("job")
-                                  ? r.scenario["job"].value("model", std::string())
-                                  : std::string();
-    return fmt::format("{} {}", r.about.value("series", std::string("(no series)")), model);
+    const nlohmann::json job = r.scenario.value("job", nlohmann::json::object());
+    return { r.about.value("series", std::string()), job.value("model", std::string()),
+             job.value("transport", std::string()) };
 }
 
 } // namespace
@@ -195,18 +212,18 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     std::vector<Compared> compared;
     std::vector<double> speedups;
     double slowest = std::numeric_limits<double>::infinity();
-    std::string csv = "run,packet_run,status,series,model,packet_mean_s,flow_mean_s,mean_diff_pct,"
-                      "packet_p99_s,flow_p99_s,p99_diff_pct,packet_cross_gbps,flow_cross_gbps,"
-                      "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,fct_p50_diff_pct,"
-                      "packet_queue_mean_bytes,flow_queue_mean_bytes,packet_wall_s,flow_wall_s,"
-                      "flow_simulated_s,speedup\n";
+    std::string csv
+        = "run,packet_run,status,series,model,transport,packet_mean_s,flow_mean_s,mean_diff_pct,"
+          "packet_p99_s,flow_p99_s,p99_diff_pct,packet_cross_gbps,flow_cross_gbps,"
+          "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,fct_p50_diff_pct,"
+          "packet_queue_mean_bytes,flow_queue_mean_bytes,packet_wall_s,flow_wall_s,"
+          "flow_simulated_s,speedup\n";
     std::vector<double> queueRatios; // the bottleneck's mean queue, flow over packet
     std::vector<std::pair<double, std::string>> worst;
     for (const auto& p : pairs)
     {
-        const auto space = p.group.find(' ');
-        std::string row = fmt::format("{},{},{},{},{}", p.run, p.packetRun, p.status,
-                                      p.group.substr(0, space), p.group.substr(space + 1));
+        std::string row = fmt::format("{},{},{},{},{},{}", p.run, p.packetRun, p.status,
+                                      p.group.series, p.group.model, p.group.transport);
         if (p.flow && p.flow->wallTimeS > 0)
         {
             slowest = std::min(slowest, p.flow->simulatedTimeS / p.flow->wallTimeS);
@@ -244,7 +261,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                 Num(a.iterationTimeS.mean, 6), Num(b.iterationTimeS.mean, 6), Num(dm, 2),
                 Num(a.iterationTimeS.p99, 6), Num(b.iterationTimeS.p99, 6), Num(dp, 2),
                 Num(a.crossTraffic.achievedGbps, 3), Num(b.crossTraffic.achievedGbps, 3),
-                Num(dc, 2), Num(MedianFct(a), 6), Num(MedianFct(b), 6), Num(df, 2),
+                Num(dc, 2), Num(MedianFct(a), 9), Num(MedianFct(b), 9), Num(df, 2),
                 Num(packetQueue, 0), Num(flowQueue, 0), Num(a.wallTimeS, 3), Num(b.wallTimeS, 4),
                 Num(b.simulatedTimeS, 4), Num(speedup, 0));
         }
@@ -308,8 +325,8 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                                   c.medianAbsCrossDiffPct, met(c.medianAbsCrossDiffPct, 3)));
     if (!fctDiff.empty())
     {
-        // No target in the issue; reported because a user of the cross traffic's completion
-        // times needs to know how far they are from the packet level's.
+        // Without a target: the flow engine's queues are shallower than the packet level's,
+        // so its completion times are lower bounds, and this line says how loose.
         c.lines.push_back(
             fmt::format("  cross traffic's median flow completion time: median |diff| "
                         "{:.0f} %, median diff {:+.0f} % (10th-90th percentile "
@@ -334,7 +351,9 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     std::sort(worst.begin(), worst.end(), std::greater<>());
     std::string md = "# Flow-level engine against the packet level\n\n"
                      "Same planned points, same scenarios and seeds; differences are "
-                     "flow / packet - 1. Runs censored in either engine are left out.\n\n";
+                     "flow / packet - 1. Runs censored in either engine are left out. The "
+                     "ring-bandwidth runs (`-ring-` in the name) simulate a point's scenario "
+                     "again with fine link bins and count as runs of their own.\n\n";
     for (const auto& l : c.lines)
     {
         md += "- " + l.substr(l.find_first_not_of(' ')) + "\n";

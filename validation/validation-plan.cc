@@ -64,16 +64,16 @@ class Planner
     int Iterations() const { return m_iterations; }
     int Warmup() const { return m_warmup; }
 
-    // The scenario of one run; resolved here so that a bad setting fails before anything runs.
-    std::string AddRun(const std::string& label, const std::string& series,
-                       const std::string& configuration, const std::string& model,
-                       const std::string& transport, const std::string& traffic, double loadGbps,
-                       uint64_t seed, int iterations, int warmup, double maxSimS,
-                       const std::string& where, const json& testbedSettings, int linkBinUs = 0)
+    // The scenario of one run of series `s` (its configuration, cross traffic and testbed
+    // settings); resolved here so that a bad setting fails before anything runs.
+    std::string AddRun(const Series& s, const std::string& label, const std::string& model,
+                       const std::string& transport, double loadGbps, uint64_t seed, int iterations,
+                       int warmup, double maxSimS, const std::string& where, int linkBinUs = 0)
     {
+        const std::string& traffic = s.crossTraffic;
         json j = { { "name", label },
                    { "seed", seed },
-                   { "topology", { { "configuration", configuration } } },
+                   { "topology", { { "configuration", s.configuration } } },
                    { "job",
                      { { "model", model },
                        { "transport", transport },
@@ -90,7 +90,7 @@ class Planner
         {
             j["cross_traffic"]["streams"] = IperfStreamsFor(loadGbps);
         }
-        j.merge_patch(testbedSettings);
+        j.merge_patch(s.scenario);
         // Fitted values replace what the manifests declared (ApplyCalibration then keeps them).
         for (const auto& [key, value] : TestbedValues().items())
         {
@@ -115,7 +115,7 @@ class Planner
             m_plan.runs.push_back({ id,
                                     j,
                                     { { "point", label },
-                                      { "series", series },
+                                      { "series", s.name },
                                       { "testbed", where },
                                       { "model_version", version },
                                       { "packet_run", packetId } } });
@@ -227,9 +227,8 @@ class Planner
                 pc.budgetS = std::max(pc.budgetS, 2 * (iterations + 0.5) * pace);
             }
             pc.runId = AddRun(
-                fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
-                s.name, s.configuration, c.model, c.transport, s.crossTraffic, c.requestedGbps, 1,
-                iterations, m_warmup, pc.budgetS, c.file, s.scenario);
+                s, fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
+                c.model, c.transport, c.requestedGbps, 1, iterations, m_warmup, pc.budgetS, c.file);
             m_plan.cdfs.push_back(pc);
         }
         for (const auto& rb : s.ringBandwidth)
@@ -258,10 +257,10 @@ class Planner
             pr.ring.series = s.name;
             pr.ring.published = rb;
             // Bins of 100 us: about the 30-50 packet moving average the thesis used.
-            pr.runId = AddRun(fmt::format("{}-ring-{}-{}G", s.name, rb.model, rb.requestedGbps),
-                              s.name, s.configuration, rb.model, s.transport, s.crossTraffic,
-                              rb.requestedGbps, 1, iterations, iterations >= 5 ? m_warmup : 1,
-                              budget, s.manifest + ": ring_bandwidth", s.scenario, 100);
+            pr.runId = AddRun(s, fmt::format("{}-ring-{}-{}G", s.name, rb.model, rb.requestedGbps),
+                              rb.model, s.transport, rb.requestedGbps, 1, iterations,
+                              iterations >= 5 ? m_warmup : 1, budget,
+                              s.manifest + ": ring_bandwidth", 100);
             m_plan.rings.push_back(pr);
         }
     }
@@ -404,9 +403,8 @@ class Planner
         v.iterations = iterations;
         v.warmup = warmup;
         // Seed 1 here; congested points get more seeds once the whole plan is known.
-        pp.runIds.push_back(AddRun(label, s.name, s.configuration, sp.model, s.transport,
-                                   s.crossTraffic, v.offeredGbps, 1, iterations, warmup, budgetS,
-                                   sp.source, s.scenario));
+        pp.runIds.push_back(AddRun(s, label, sp.model, s.transport, v.offeredGbps, 1, iterations,
+                                   warmup, budgetS, sp.source));
         m_plan.points.push_back(std::move(pp));
     }
 

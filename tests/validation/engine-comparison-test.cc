@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 using namespace flumen;
 namespace fs = std::filesystem;
@@ -20,13 +21,14 @@ namespace
 
 // A finished run's summary with these figures (fctP50 0: no flow completed, as beside iperf).
 RunSummary
-Summary(double meanS, double crossGbps, double fctP50, bool finished = true)
+Summary(const std::string& crossType, double meanS, double crossGbps, double fctP50,
+        bool finished = true)
 {
     RunSummary s;
     s.iterationTimeS.mean = meanS;
     s.iterationTimeS.p99 = 1.1 * meanS;
     s.jobFinished = finished;
-    s.crossTraffic.type = crossGbps > 0 ? "websearch" : "none";
+    s.crossTraffic.type = crossType;
     s.crossTraffic.achievedGbps = crossGbps;
     if (fctP50 > 0)
     {
@@ -48,10 +50,11 @@ WriteRun(const fs::path& points, const std::string& id, const RunSummary& s)
 }
 
 PoolPoint
-Planned(const std::string& id, const std::string& series, const std::string& model)
+Planned(const std::string& id, const std::string& series, const std::string& model,
+        const std::string& transport)
 {
     return { id,
-             { { "job", { { "model", model } } } },
+             { { "job", { { "model", model }, { "transport", transport } } } },
              { { "series", series }, { "packet_run", id + "-packet" } } };
 }
 
@@ -86,20 +89,24 @@ TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPer
     const fs::path flow = dir.Path() + "/flow";
     const fs::path packet = dir.Path() + "/packet";
     // Two web-search runs of one series (FCT halved and +20 %), one run beside iperf of another
-    // series (no flows: no FCT difference), one censored run (left out of every figure).
+    // series (no flows: no FCT difference), one censored run (left out of every figure), and a
+    // run of the same series and model over the other transport (a group of its own).
     struct Run
     {
-        std::string id, series, model;
+        std::string id, series, model, transport;
         RunSummary packetRun, flowRun;
     };
     const std::vector<Run> runs{
-        { "ws-a", "websearch-tcp-configB", "resnet50", Summary(0.2, 10, 0.040),
-          Summary(0.25, 10.2, 0.020) },
-        { "ws-b", "websearch-tcp-configB", "resnet50", Summary(0.4, 20, 0.010),
-          Summary(0.38, 19.8, 0.012) },
-        { "ip-a", "iperf-rdma-configA", "vgg16", Summary(0.5, 15, 0), Summary(0.51, 15, 0) },
-        { "ws-c", "websearch-tcp-configB", "resnet50", Summary(0.2, 25, 0.05),
-          Summary(9, 25, 0.5, false) },
+        { "ws-a", "websearch-tcp-configB", "resnet50", "tcp", Summary("websearch", 0.2, 10, 0.040),
+          Summary("websearch", 0.25, 10.2, 0.020) },
+        { "ws-b", "websearch-tcp-configB", "resnet50", "tcp", Summary("websearch", 0.4, 20, 0.010),
+          Summary("websearch", 0.38, 19.8, 0.012) },
+        { "ip-a", "iperf-rdma-configA", "vgg16", "rdma", Summary("iperf", 0.5, 15, 0),
+          Summary("iperf", 0.51, 15, 0) },
+        { "ws-c", "websearch-tcp-configB", "resnet50", "tcp", Summary("websearch", 0.2, 25, 0.05),
+          Summary("websearch", 9, 25, 0.5, false) },
+        { "ws-d", "websearch-tcp-configB", "resnet50", "rdma", Summary("websearch", 0.2, 8, 0.001),
+          Summary("websearch", 0.2, 8, 0.000125) },
     };
     std::vector<PoolPoint> planned;
     for (auto r : runs)
@@ -107,19 +114,19 @@ TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPer
         r.flowRun.engine = "flow";
         WriteRun(flow, r.id, r.flowRun);
         WriteRun(packet, r.id + "-packet", r.packetRun);
-        planned.push_back(Planned(r.id, r.series, r.model));
+        planned.push_back(Planned(r.id, r.series, r.model, r.transport));
     }
 
     const EngineComparison c = CompareEngines(planned, flow, packet, dir.Path() + "/out");
 
-    EXPECT_EQ(c.runs, 4u);
-    EXPECT_EQ(c.compared, 3u);
-    // |FCT differences| of the two web-search runs: 50 % and 20 %; their median 35 %.
-    EXPECT_NEAR(c.medianAbsFctDiffPct, 35.0, 1e-9);
-    // |mean differences|: 25, 5 and 2 %.
-    EXPECT_NEAR(c.medianAbsMeanDiffPct, 5.0, 1e-9);
+    EXPECT_EQ(c.runs, 5u);
+    EXPECT_EQ(c.compared, 4u);
+    // |FCT differences| of the three web-search runs: 50, 20 and 87.5 %; their median 50 %.
+    EXPECT_NEAR(c.medianAbsFctDiffPct, 50.0, 1e-9);
+    // |mean differences|: 25, 5, 2 and 0 %.
+    EXPECT_NEAR(c.medianAbsMeanDiffPct, 3.5, 1e-9);
     auto rows = ReadEnginesCsv(dir.Path() + "/out/engines.csv");
-    ASSERT_EQ(rows.size(), 4u);
+    ASSERT_EQ(rows.size(), 5u);
     std::map<std::string, std::map<std::string, std::string>> byRun;
     for (const auto& row : rows)
     {
@@ -127,6 +134,10 @@ TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPer
     }
     EXPECT_EQ(byRun["ws-a"]["series"], "websearch-tcp-configB");
     EXPECT_EQ(byRun["ws-a"]["model"], "resnet50");
+    EXPECT_EQ(byRun["ws-a"]["transport"], "tcp");
+    // Completion times of about 100 us keep their digits (0.000125 s).
+    EXPECT_EQ(byRun["ws-d"]["flow_fct_p50_s"], "0.000125000");
+    EXPECT_NEAR(std::stod(byRun["ws-d"]["fct_p50_diff_pct"]), -87.5, 1e-9);
     EXPECT_NEAR(std::stod(byRun["ws-a"]["fct_p50_diff_pct"]), -50.0, 1e-9);
     EXPECT_NEAR(std::stod(byRun["ws-b"]["fct_p50_diff_pct"]), 20.0, 1e-9);
     EXPECT_NEAR(std::stod(byRun["ws-a"]["mean_diff_pct"]), 25.0, 1e-9);
@@ -138,14 +149,22 @@ TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPer
     const std::string md = test::ReadFile(dir.Path() + "/out/engines.md");
     // The series' row: 2 runs, |mean diff| median 15 %, one beyond 10 %, signed range -5 to
     // +25 %, cross traffic |diff| median 1.5 %, FCT difference median -15 %.
-    EXPECT_NE(md.find("| websearch-tcp-configB resnet50 | 2 | 15.0 | 24.0 | 1 | -5.0 to +25.0 | "
-                      "1.5 | -15 |"),
+    EXPECT_NE(md.find("| websearch-tcp-configB | resnet50 | tcp | 2 | 15.0 | 24.0 | 1 | -5.0 to "
+                      "+25.0 | 1.5 | -15 |"),
               std::string::npos)
         << md;
-    EXPECT_NE(md.find("| iperf-rdma-configA vgg16 | 1 | 2.0 | 2.0 | 0 | +2.0 to +2.0 | 0.0 |  |"),
+    EXPECT_NE(md.find("| websearch-tcp-configB | resnet50 | rdma | 1 | 0.0 | 0.0 | 0 | +0.0 to "
+                      "+0.0 | 0.0 | -88 |"),
               std::string::npos)
         << md;
-    EXPECT_NE(md.find("median flow completion time: median |diff| 35 %, median diff -15 %"),
+    EXPECT_NE(md.find("| iperf-rdma-configA | vgg16 | rdma | 1 | 2.0 | 2.0 | 0 | +2.0 to +2.0 | "
+                      "0.0 |  |"),
+              std::string::npos)
+        << md;
+    // Signed FCT differences -50, +20 and -87.5 %: median -50, 10th percentile -80 (linear
+    // between -87.5 and -50), 90th +6.
+    EXPECT_NE(md.find("median flow completion time: median |diff| 50 %, median diff -50 % "
+                      "(10th-90th percentile -80 to +6 %) over 3 runs with flows in both"),
               std::string::npos)
         << md;
     EXPECT_EQ(md.find("engine auto"), std::string::npos) << "every flow run is the flow engine's";

@@ -377,6 +377,7 @@ TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
         EXPECT_EQ(rows[i][Column(h, "status")], "compared");
         EXPECT_EQ(rows[i][Column(h, "series")], "iperf-rdma-configA");
         EXPECT_EQ(rows[i][Column(h, "model")], "resnet50");
+        EXPECT_EQ(rows[i][Column(h, "transport")], "rdma");
         EXPECT_TRUE(fs::exists(packet + "/" + rows[i][Column(h, "packet_run")]));
         // Every run's summary names its engine.
         json s = json::parse(
@@ -391,7 +392,7 @@ TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
     }
     const std::string md = test::ReadFile(out + "/engines.md");
     EXPECT_NE(md.find("mean iteration time |flow - packet|"), std::string::npos);
-    EXPECT_NE(md.find("| iperf-rdma-configA resnet50 | 3 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| iperf-rdma-configA | resnet50 | rdma | 3 |"), std::string::npos) << md;
     // --compare-engines needs the flow engine, and the engine must be one of the two.
     EXPECT_EQ(test::RunValidate(kManifests + "iperf-rdma-configA.json --quick --compare-engines "
                                 + packet + " --out " + dir.Path() + "/x")
