@@ -358,8 +358,8 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     {
         md += "- " + l.substr(l.find_first_not_of(' ')) + "\n";
     }
-    md += "\nBy series and model (runs compared; signed differences in the range and the FCT "
-          "column):\n\n"
+    md += "\nBy series, model and transport (runs compared; signed differences in the range and "
+          "the FCT column):\n\n"
           + GroupTable(compared);
     md += "\nThe largest differences in the mean iteration time:\n\n"
           "| run | packet mean (s) | flow mean (s) | mean diff (%) | cross-traffic rate diff (%) "
