@@ -68,7 +68,10 @@ TEST(RunOutputs, WritesBothFilesAndNoTemporaries)
 {
     test::TempDir dir;
     std::string out = dir.Path() + "/nested/run";
-    WriteRunOutputs(out, { { 0, 0, 0.0, 1.0, 0.5, false } }, nlohmann::json{ { "iterations", 1 } });
+    IterationRow row;
+    row.endS = 1.0;
+    row.forwardS = 0.5;
+    WriteRunOutputs(out, { row }, nlohmann::json{ { "iterations", 1 } });
     EXPECT_TRUE(std::filesystem::exists(out + "/iterations.csv"));
     EXPECT_EQ(nlohmann::json::parse(test::ReadFile(out + "/summary.json"))["iterations"], 1);
     for (const auto& e : std::filesystem::directory_iterator(out))
