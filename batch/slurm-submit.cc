@@ -80,6 +80,10 @@ SubmitSweepToSlurm(const SweepOptions& o, const Sweep& sweep)
         script.taskCommand.push_back("--calibration");
         script.taskCommand.push_back(o.calibration);
     }
+    if (o.compareEngines)
+    {
+        script.taskCommand.push_back("--compare-engines"); // the same points as submitted
+    }
     script.taskCommand.push_back("--task");
     size_t n = 1;
     while (fs::exists(slurmDir / fmt::format("array-{}.sbatch", n)))

@@ -89,7 +89,7 @@ Cell(const json& v)
 } // namespace
 
 Sweep
-LoadSweep(const std::string& path)
+LoadSweep(const std::string& path, const json& extraGrid)
 {
     json s = LoadScenarioFile(path); // same syntax errors, with line and column
     Sweep sweep;
@@ -134,6 +134,16 @@ LoadSweep(const std::string& path)
     if (!grid.is_object())
     {
         Fail(path, "key 'grid': expected an object of scenario key -> list of values");
+    }
+    for (auto it = extraGrid.begin(); it != extraGrid.end(); ++it)
+    {
+        if (grid.contains(it.key()))
+        {
+            Fail(path, fmt::format("key 'grid.{}': the command line sweeps this key itself; "
+                                   "remove it from the grid",
+                                   it.key()));
+        }
+        grid[it.key()] = it.value();
     }
     std::vector<std::vector<json>> values;
     for (auto it = grid.begin(); it != grid.end(); ++it)

@@ -39,8 +39,11 @@ struct Sweep
  * "seeds": [n, ...]}. Every point is resolved (all keys, types and ranges checked) before it
  * is returned; errors name the file, the point and the key. Relative paths inside the base
  * (cross_traffic.size_cdf, cross_traffic.file) are made absolute, relative to the base's file.
+ * `extraGrid` adds keys to the grid (a command line option's, e.g. both engines); a sweep file
+ * that sweeps one of them itself is refused.
  */
-Sweep LoadSweep(const std::string& path);
+Sweep LoadSweep(const std::string& path,
+                const nlohmann::json& extraGrid = nlohmann::json::object());
 
 /** A stable 16-hex-digit name for a text (a point's identity across runs). */
 std::string StableHash(const std::string& text);

@@ -1,11 +1,14 @@
 // flumen-sweep: `./flumen sweep SWEEP.json --out DIR [--jobs N] [--calibration FILE]
-// [--backend local|slurm ...] [--status] [--collect]`: a grid of scenarios (sweep.h), run here
-// N at a time or one SLURM array task per point (sweep-run.h, slurm-submit.h), resumable;
-// DIR/results.csv has one row per point (sweep-status.h). Exit: 0 all done (or submitted), 1
-// some failed or unfinished, 2 bad input.
+// [--compare-engines] [--backend local|slurm ...] [--status] [--collect]`: a grid of scenarios
+// (sweep.h), run here N at a time or one SLURM array task per point (sweep-run.h,
+// slurm-submit.h), resumable; DIR/results.csv has one row per point (sweep-status.h), and with
+// --compare-engines DIR/engines.md sets each point's flow-level run beside its packet-level one
+// (sweep-engine-comparison.h). Exit: 0 all done (or submitted), 1 some failed or unfinished,
+// 2 bad input.
 #include "backend-options.h"
 #include "calibration-file.h"
 #include "slurm-pool.h"
+#include "sweep-engine-comparison.h"
 #include "sweep-run.h"
 #include "sweep.h"
 
@@ -22,13 +25,18 @@ namespace
 {
 
 const char* kUsage
-    = "usage: flumen sweep SWEEP.json --out DIR [--jobs N] [--calibration FILE]\n"
+    = "usage: flumen sweep SWEEP.json --out DIR [--jobs N] [--calibration FILE] "
+      "[--compare-engines]\n"
       "       flumen sweep SWEEP.json --out DIR --backend slurm [--partition P] [--time T]\n"
       "             [--cpus-per-task N] [--throttle N] [--sbatch-arg ARG]... [--dry-run]\n"
       "       flumen sweep SWEEP.json --out DIR --status     (done/running/queued/failed/pending)\n"
       "       flumen sweep SWEEP.json --out DIR --collect    (results.csv from what finished)\n"
       "SWEEP.json: {\"base\": {scenario} | \"base_file\": \"file.json\",\n"
-      "             \"grid\": {\"key\": [values, ...], ...}, \"seeds\": [1, 2]}\n";
+      "             \"grid\": {\"key\": [values, ...], ...}, \"seeds\": [1, 2]}\n"
+      "--compare-engines: every point in both engines (simulation.engine packet and flow), "
+      "DIR/engines.md\n"
+      "             and engines.csv set them side by side (written by the local run and by "
+      "--collect)\n";
 
 struct UsageError : std::runtime_error
 {
@@ -73,6 +81,8 @@ ParseOptions(int argc, char** argv)
             o.status = true;
         else if (a == "--collect")
             o.collect = true;
+        else if (a == "--compare-engines")
+            o.compareEngines = true;
         else if (a == "--task")
             o.task = ParseWholeNumber(a, value(), 0, ~0ul);
         else if (a == "--sweep-id")
@@ -128,7 +138,8 @@ main(int argc, char** argv)
     flumen::Sweep sweep;
     try
     {
-        sweep = flumen::LoadSweep(o.file);
+        sweep = flumen::LoadSweep(o.file, o.compareEngines ? flumen::BothEnginesGrid()
+                                                           : nlohmann::json::object());
         if (!o.calibration.empty())
         {
             // Checked once here, so that a bad file fails the sweep, not every point.
@@ -143,7 +154,18 @@ main(int argc, char** argv)
     }
     try
     {
-        return flumen::RunSweep(o, sweep);
+        const int status = flumen::RunSweep(o, sweep);
+        const bool ranHere = o.run.backend != flumen::PoolBackend::Slurm && !o.status && !o.task;
+        if (o.compareEngines && (ranHere || o.collect))
+        {
+            const flumen::EngineComparison c = flumen::CompareSweepEngines(sweep, o.out);
+            for (const auto& line : c.lines)
+            {
+                std::cout << line << "\n";
+            }
+            std::cout << "wrote " << (fs::path(o.out) / "engines.md").string() << ", engines.csv\n";
+        }
+        return status;
     }
     catch (const std::exception& e)
     {

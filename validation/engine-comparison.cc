@@ -37,6 +37,7 @@ struct Group
 struct Pair
 {
     std::string run;
+    std::string point; //!< what the run is: the plan's label, or a sweep point's assignments
     Group group;
     std::string packetRun;
     std::string status;
@@ -196,6 +197,9 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     {
         Pair p;
         p.run = r.id;
+        p.point = r.about.value("point", std::string());
+        // One plain cell (a swept list value holds commas).
+        std::replace(p.point.begin(), p.point.end(), ',', ';');
         p.group = GroupOf(r);
         p.packetRun = PacketRunOf(r, packetPoints);
         p.flow = Finished(flowPoints, p.run);
@@ -212,17 +216,17 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     std::vector<Compared> compared;
     std::vector<double> speedups;
     double slowest = std::numeric_limits<double>::infinity();
-    std::string csv
-        = "run,packet_run,status,series,model,transport,packet_mean_s,flow_mean_s,mean_diff_pct,"
-          "packet_p99_s,flow_p99_s,p99_diff_pct,packet_cross_gbps,flow_cross_gbps,"
-          "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,fct_p50_diff_pct,"
-          "packet_queue_mean_bytes,flow_queue_mean_bytes,packet_wall_s,flow_wall_s,"
-          "flow_simulated_s,speedup\n";
+    std::string csv = "run,point,packet_run,status,series,model,transport,packet_mean_s,flow_mean_"
+                      "s,mean_diff_pct,"
+                      "packet_p99_s,flow_p99_s,p99_diff_pct,packet_cross_gbps,flow_cross_gbps,"
+                      "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,fct_p50_diff_pct,"
+                      "packet_queue_mean_bytes,flow_queue_mean_bytes,packet_wall_s,flow_wall_s,"
+                      "flow_simulated_s,speedup\n";
     std::vector<double> queueRatios; // the bottleneck's mean queue, flow over packet
     std::vector<std::pair<double, std::string>> worst;
     for (const auto& p : pairs)
     {
-        std::string row = fmt::format("{},{},{},{},{},{}", p.run, p.packetRun, p.status,
+        std::string row = fmt::format("{},{},{},{},{},{},{}", p.run, p.point, p.packetRun, p.status,
                                       p.group.series, p.group.model, p.group.transport);
         if (p.flow && p.flow->wallTimeS > 0)
         {
@@ -351,9 +355,14 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     std::sort(worst.begin(), worst.end(), std::greater<>());
     std::string md = "# Flow-level engine against the packet level\n\n"
                      "Same planned points, same scenarios and seeds; differences are "
-                     "flow / packet - 1. Runs censored in either engine are left out. The "
-                     "ring-bandwidth runs (`-ring-` in the name) simulate a point's scenario "
-                     "again with fine link bins and count as runs of their own.\n\n";
+                     "flow / packet - 1. Runs censored in either engine are left out.";
+    if (std::any_of(pairs.begin(), pairs.end(),
+                    [](const Pair& p) { return p.run.find("-ring-") != std::string::npos; }))
+    {
+        md += " The validation's ring-bandwidth runs (`-ring-` in the name) simulate a point's "
+              "scenario again with fine link bins and count as runs of their own.";
+    }
+    md += "\n\n";
     for (const auto& l : c.lines)
     {
         md += "- " + l.substr(l.find_first_not_of(' ')) + "\n";

@@ -1,6 +1,7 @@
 #include "test-support.h"
 
 #include "atomic-file.h"
+#include "csv-format.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -111,6 +112,31 @@ std::string
 ReadFile(const std::string& path)
 {
     return ReadTextFile(path);
+}
+
+std::vector<std::map<std::string, std::string>>
+ReadCsvRows(const std::string& path)
+{
+    const std::vector<std::string> lines = Lines(ReadFile(path));
+    std::vector<std::map<std::string, std::string>> rows;
+    if (lines.empty())
+    {
+        ADD_FAILURE() << path << ": empty";
+        return rows;
+    }
+    const std::vector<std::string> header = SplitCsvFields(lines[0]);
+    for (size_t i = 1; i < lines.size(); ++i)
+    {
+        const std::vector<std::string> cells = SplitCsvFields(lines[i]);
+        EXPECT_EQ(cells.size(), header.size()) << path << " line " << i + 1 << ": " << lines[i];
+        std::map<std::string, std::string> row;
+        for (size_t k = 0; k < header.size() && k < cells.size(); ++k)
+        {
+            row[header[k]] = cells[k];
+        }
+        rows.push_back(row);
+    }
+    return rows;
 }
 
 Scenario

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,9 @@ inline const std::string kTestbed = FLUMEN_SOURCE_DIR "/../shared/testbed/";
 /** The lines of a text, without their newlines. */
 std::vector<std::string> Lines(const std::string& text);
 std::string ReadFile(const std::string& path);
+/** A CSV file of plain cells (no quotes) as rows of cells by column name; a row whose cell
+ * count differs from the header's fails the calling test. */
+std::vector<std::map<std::string, std::string>> ReadCsvRows(const std::string& path);
 /**
  * Compares `actual` with the committed reference tests/golden/<name> byte for byte and
  * returns a failure naming the first differing line. With FLUMEN_UPDATE_GOLDEN=1 in the

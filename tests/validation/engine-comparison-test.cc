@@ -1,6 +1,5 @@
 // CompareEngines (validation/engine-comparison.h) on hand-made run summaries: the per-run
 // differences, the median flow completion time's among them, and the per-series table.
-#include "csv-format.h"
 #include "engine-comparison.h"
 #include "run-summary.h"
 #include "test-support.h"
@@ -11,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 using namespace flumen;
 namespace fs = std::filesystem;
@@ -58,29 +56,6 @@ Planned(const std::string& id, const std::string& series, const std::string& mod
              { { "series", series }, { "packet_run", id + "-packet" } } };
 }
 
-// engines.csv as rows of cells by column name.
-std::vector<std::map<std::string, std::string>>
-ReadEnginesCsv(const std::string& file)
-{
-    std::istringstream in(test::ReadFile(file));
-    std::string line;
-    std::getline(in, line);
-    const std::vector<std::string> header = SplitCsvFields(line);
-    std::vector<std::map<std::string, std::string>> rows;
-    while (std::getline(in, line))
-    {
-        const std::vector<std::string> cells = SplitCsvFields(line);
-        EXPECT_EQ(cells.size(), header.size()) << line;
-        std::map<std::string, std::string> row;
-        for (size_t i = 0; i < header.size() && i < cells.size(); ++i)
-        {
-            row[header[i]] = cells[i];
-        }
-        rows.push_back(row);
-    }
-    return rows;
-}
-
 } // namespace
 
 TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPerSeries)
@@ -125,7 +100,7 @@ TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPer
     EXPECT_NEAR(c.medianAbsFctDiffPct, 50.0, 1e-9);
     // |mean differences|: 25, 5, 2 and 0 %.
     EXPECT_NEAR(c.medianAbsMeanDiffPct, 3.5, 1e-9);
-    auto rows = ReadEnginesCsv(dir.Path() + "/out/engines.csv");
+    auto rows = test::ReadCsvRows(dir.Path() + "/out/engines.csv");
     ASSERT_EQ(rows.size(), 5u);
     std::map<std::string, std::map<std::string, std::string>> byRun;
     for (const auto& row : rows)
