@@ -29,10 +29,11 @@ struct SweepOptions
     bool dryRun = false;
     bool status = false;
     bool collect = false;
-    bool compareEngines = false; //!< every point in both engines, engines.md beside results.csv
-    std::optional<size_t> task;  //!< internal: run point I (a SLURM array task)
-    std::string sweepId;         //!< internal: the sweep identity the task was submitted for
-    std::string poolFile; //!< internal: with --task, a point of this pool file (slurm-pool.h)
+    std::optional<size_t> task; //!< internal: run point I (a SLURM array task)
+    std::string sweepId;        //!< internal: the sweep identity the task was submitted for
+    std::string poolFile;       //!< internal: with --task, a point of this pool file (slurm-pool.h)
+    /** Every point in both engines, engines.md beside results.csv. */
+    bool compareEngines = false;
 };
 
 /** The sweep's points as the point pool runs them. */

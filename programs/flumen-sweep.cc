@@ -7,6 +7,7 @@
 // 2 bad input.
 #include "backend-options.h"
 #include "calibration-file.h"
+#include "folder-lock.h"
 #include "slurm-pool.h"
 #include "sweep-engine-comparison.h"
 #include "sweep-run.h"
@@ -146,6 +147,11 @@ main(int argc, char** argv)
             flumen::LoadCalibration(o.calibration);
             o.calibration = fs::absolute(o.calibration).string();
         }
+        if (!o.task)
+        {
+            // Last: bad input leaves no folder behind.
+            flumen::MarkOrCheckBothEngines(o.out, o.compareEngines);
+        }
     }
     catch (const std::exception& e)
     {
@@ -158,6 +164,7 @@ main(int argc, char** argv)
         const bool ranHere = o.run.backend != flumen::PoolBackend::Slurm && !o.status && !o.task;
         if (o.compareEngines && (ranHere || o.collect))
         {
+            const flumen::FolderLock lock(o.out, "flumen sweep --compare-engines");
             const flumen::EngineComparison c = flumen::CompareSweepEngines(sweep, o.out);
             for (const auto& line : c.lines)
             {

@@ -62,7 +62,9 @@ std::string
 PacketRunOf(const PoolPoint& r, const fs::path& packetPoints)
 {
     const std::string id = r.about.value("packet_run", "");
-    if (id.empty() || fs::exists(packetPoints / id))
+    // Only a validation run's id ("<point>-s<seed>-<hash>") has a point and seed to search by
+    // (a sweep's is a bare hash: its packet run is that one or none).
+    if (id.empty() || fs::exists(packetPoints / id) || id.find("-s") == std::string::npos)
     {
         return id;
     }
@@ -216,12 +218,13 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     std::vector<Compared> compared;
     std::vector<double> speedups;
     double slowest = std::numeric_limits<double>::infinity();
-    std::string csv = "run,point,packet_run,status,series,model,transport,packet_mean_s,flow_mean_"
-                      "s,mean_diff_pct,"
-                      "packet_p99_s,flow_p99_s,p99_diff_pct,packet_cross_gbps,flow_cross_gbps,"
-                      "cross_diff_pct,packet_fct_p50_s,flow_fct_p50_s,fct_p50_diff_pct,"
-                      "packet_queue_mean_bytes,flow_queue_mean_bytes,packet_wall_s,flow_wall_s,"
-                      "flow_simulated_s,speedup\n";
+    std::string csv = "run,point,packet_run,status,series,model,transport,"
+                      "packet_mean_s,flow_mean_s,mean_diff_pct,"
+                      "packet_p99_s,flow_p99_s,p99_diff_pct,"
+                      "packet_cross_gbps,flow_cross_gbps,cross_diff_pct,"
+                      "packet_fct_p50_s,flow_fct_p50_s,fct_p50_diff_pct,"
+                      "packet_queue_mean_bytes,flow_queue_mean_bytes,"
+                      "packet_wall_s,flow_wall_s,flow_simulated_s,speedup\n";
     std::vector<double> queueRatios; // the bottleneck's mean queue, flow over packet
     std::vector<std::pair<double, std::string>> worst;
     for (const auto& p : pairs)

@@ -2,8 +2,11 @@
 
 #include "scenario.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <stdexcept>
 
 namespace flumen
 {
@@ -15,18 +18,19 @@ namespace
 
 const char* const kEngineKey = "simulation.engine";
 
-// A point's identity without its engine: its other assignments and its seed
-// ("cross_traffic.load_gbps=15 seed=1").
+// A point without its engine, for pairing (`exact`: the values as JSON, so that 15 and "15"
+// differ) or to read ("cross_traffic.load_gbps=15 seed=1").
 std::string
-WithoutEngine(const SweepPoint& p)
+WithoutEngine(const SweepPoint& p, bool exact)
 {
     std::string label;
     for (const auto& [key, value] : p.assignments)
     {
         if (key != kEngineKey)
         {
-            label
-                += key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()) + " ";
+            label += key + "="
+                     + (value.is_string() && !exact ? value.get<std::string>() : value.dump())
+                     + " ";
         }
     }
     return label + "seed=" + std::to_string(p.seed);
@@ -53,6 +57,24 @@ BothEnginesGrid()
     return { { kEngineKey, { "packet", "flow" } } };
 }
 
+void
+MarkOrCheckBothEngines(const std::string& out, bool compareEngines)
+{
+    const std::filesystem::path marker = std::filesystem::path(out) / kBothEnginesMarker;
+    if (compareEngines)
+    {
+        std::filesystem::create_directories(out);
+        std::ofstream(marker) << "swept with --compare-engines: each point in both engines\n";
+    }
+    else if (std::filesystem::exists(marker))
+    {
+        throw std::invalid_argument(
+            out
+            + ": this folder was swept with --compare-engines (each point's identity holds "
+              "its engine); add --compare-engines to use it");
+    }
+}
+
 EngineComparison
 CompareSweepEngines(const Sweep& sweep, const std::string& out)
 {
@@ -61,16 +83,17 @@ CompareSweepEngines(const Sweep& sweep, const std::string& out)
     {
         if (EngineOf(p) == "packet")
         {
-            packetIds[WithoutEngine(p)] = p.id;
+            packetIds[WithoutEngine(p, true)] = p.id;
         }
     }
-    const std::string series = std::filesystem::path(sweep.source).stem().string();
+    std::string series = std::filesystem::path(sweep.source).stem().string();
+    std::replace(series.begin(), series.end(), ',', ';'); // one plain CSV cell
     std::vector<PoolPoint> flowRuns;
     for (const auto& p : sweep.points)
     {
         if (EngineOf(p) == "flow")
         {
-            const auto packet = packetIds.find(WithoutEngine(p));
+            const auto packet = packetIds.find(WithoutEngine(p, true));
             // The model and transport the point resolves to (the sweep file may leave them to
             // the defaults): the comparison's table groups by them.
             const Scenario resolved = ResolveScenario(p.scenario, sweep.source);
@@ -82,7 +105,7 @@ CompareSweepEngines(const Sweep& sweep, const std::string& out)
                 { p.id,
                   { { "job", job } },
                   { { "series", series },
-                    { "point", WithoutEngine(p) },
+                    { "point", WithoutEngine(p, false) },
                     { "packet_run", packet == packetIds.end() ? "" : packet->second } } });
         }
     }

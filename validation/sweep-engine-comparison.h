@@ -18,6 +18,16 @@ namespace flumen
 /** The grid key --compare-engines adds: the packet level (the reference) and the flow level. */
 nlohmann::json BothEnginesGrid();
 
+/** The file that marks a sweep folder as swept in both engines. */
+inline const char* const kBothEnginesMarker = ".compare-engines";
+
+/**
+ * With --compare-engines, marks OUT (creating it); without, refuses a marked folder
+ * (std::invalid_argument): its points are those of both engines, and a command without the
+ * option would see none of them finished and start over or report them pending.
+ */
+void MarkOrCheckBothEngines(const std::string& out, bool compareEngines);
+
 /**
  * Pairs the sweep's flow-level points with its packet-level ones (those of a sweep loaded with
  * BothEnginesGrid()) and writes OUT/engines.csv and OUT/engines.md; the series column holds the

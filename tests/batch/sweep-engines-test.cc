@@ -68,6 +68,14 @@ TEST(SweepEngines, EveryPointRunsInBothEnginesAndEnginesMdSetsThemSideBySide)
     const std::string md = test::ReadFile(out + "/engines.md");
     EXPECT_NE(md.find("| loads | small | tcp | 2 |"), std::string::npos) << md;
 
+    // The folder's points are those of both engines: a command without the option (which
+    // would find none of them) is refused, and results.csv stays as it was.
+    const std::string results = test::ReadFile(out + "/results.csv");
+    auto without = test::RunSweep(sweep + " --out " + out + " --collect");
+    EXPECT_EQ(without.exitCode, 2) << without.output;
+    EXPECT_NE(without.output.find("add --compare-engines"), std::string::npos) << without.output;
+    EXPECT_EQ(test::ReadFile(out + "/results.csv"), results);
+
     // A sweep file that sweeps the engine itself is refused before anything runs.
     const std::string twice
         = dir.Write("twice.json", R"({"base": {"cross_traffic": {"type": "iperf", "load_gbps": 5}},

@@ -144,3 +144,22 @@ TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPer
         << md;
     EXPECT_EQ(md.find("engine auto"), std::string::npos) << "every flow run is the flow engine's";
 }
+
+TEST(EngineComparison, ARunWhosePacketRunIsMissingIsNotPairedWithAnother)
+{
+    // A sweep's ids are bare hashes and both engines' runs share one folder: with the packet
+    // run not finished, the flow run is the folder's only run and must not be set beside
+    // itself.
+    test::TempDir dir;
+    const fs::path flow = dir.Path() + "/points";
+    WriteRun(flow, "a1b2c3d4", Summary("iperf", 0.5, 15, 0));
+    const std::vector<PoolPoint> planned{
+        { "a1b2c3d4", nlohmann::json::object(), { { "packet_run", "0f0f0f0f" } } }
+    };
+    const EngineComparison c = CompareEngines(planned, flow, flow, dir.Path() + "/out");
+    EXPECT_EQ(c.compared, 0u);
+    const auto rows = test::ReadCsvRows(dir.Path() + "/out/engines.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].at("status"), "no packet run");
+    EXPECT_EQ(rows[0].at("packet_run"), "0f0f0f0f");
+}
