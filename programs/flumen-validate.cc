@@ -360,8 +360,15 @@ main(int argc, char** argv)
     {
         try
         {
+            flumen::ComparedRuns what{ flumen::PacketRunMatch::SamePointAndSeed, "" };
+            if (!plan.rings.empty())
+            {
+                what.note = "The validation's ring-bandwidth runs (`-ring-` in the name) simulate "
+                            "a point's scenario again with fine link bins and count as runs of "
+                            "their own.";
+            }
             flumen::EngineComparison c
-                = flumen::CompareEngines(plan.runs, pointsDir, o.comparePacketRuns, o.out);
+                = flumen::CompareEngines(plan.runs, pointsDir, o.comparePacketRuns, o.out, what);
             for (const auto& line : c.lines)
                 std::cout << line << "\n";
         }

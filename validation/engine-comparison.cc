@@ -59,12 +59,10 @@ Finished(const fs::path& points, const std::string& id)
 // The packet level's run of the same point: the same scenario (its id), or else the one run of
 // the same point and seed (a packet validation with another time budget or iteration count).
 std::string
-PacketRunOf(const PoolPoint& r, const fs::path& packetPoints)
+PacketRunOf(const PoolPoint& r, const fs::path& packetPoints, PacketRunMatch match)
 {
     const std::string id = r.about.value("packet_run", "");
-    // Only a validation run's id ("<point>-s<seed>-<hash>") has a point and seed to search by
-    // (a sweep's is a bare hash: its packet run is that one or none).
-    if (id.empty() || fs::exists(packetPoints / id) || id.find("-s") == std::string::npos)
+    if (id.empty() || fs::exists(packetPoints / id) || match == PacketRunMatch::ExactId)
     {
         return id;
     }
@@ -192,7 +190,7 @@ GroupOf(const PoolPoint& r)
 
 EngineComparison
 CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
-               const fs::path& packetPoints, const std::string& dir)
+               const fs::path& packetPoints, const std::string& dir, const ComparedRuns& what)
 {
     std::vector<Pair> pairs;
     for (const auto& r : runs)
@@ -203,7 +201,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
         // One plain cell (a swept list value holds commas).
         std::replace(p.point.begin(), p.point.end(), ',', ';');
         p.group = GroupOf(r);
-        p.packetRun = PacketRunOf(r, packetPoints);
+        p.packetRun = PacketRunOf(r, packetPoints, what.match);
         p.flow = Finished(flowPoints, p.run);
         p.packet = p.packetRun.empty() ? std::nullopt : Finished(packetPoints, p.packetRun);
         p.status = !p.flow                                    ? "no flow run"
@@ -359,13 +357,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     std::string md = "# Flow-level engine against the packet level\n\n"
                      "Same planned points, same scenarios and seeds; differences are "
                      "flow / packet - 1. Runs censored in either engine are left out.";
-    if (std::any_of(pairs.begin(), pairs.end(),
-                    [](const Pair& p) { return p.run.find("-ring-") != std::string::npos; }))
-    {
-        md += " The validation's ring-bandwidth runs (`-ring-` in the name) simulate a point's "
-              "scenario again with fine link bins and count as runs of their own.";
-    }
-    md += "\n\n";
+    md += (what.note.empty() ? "" : " " + what.note) + "\n\n";
     for (const auto& l : c.lines)
     {
         md += "- " + l.substr(l.find_first_not_of(' ')) + "\n";

@@ -28,6 +28,23 @@ struct EngineComparison
     std::vector<std::string> lines;       //!< the headline, for the terminal
 };
 
+/** How a flow run finds its packet run. */
+enum class PacketRunMatch
+{
+    ExactId, //!< the run its `about.packet_run` names, or none
+    /** Or else the one run of the same point and seed: a validation run's id is
+     * "<point>-s<seed>-<hash>", and a packet validation with another time budget or iteration
+     * count has another hash. */
+    SamePointAndSeed,
+};
+
+/** What the caller's runs are, for the comparison. */
+struct ComparedRuns
+{
+    PacketRunMatch match = PacketRunMatch::ExactId;
+    std::string note; //!< a sentence on them for engines.md's preamble (empty: none)
+};
+
 /**
  * Pairs each flow run of `runs` (its `about.packet_run` names the packet run) found finished in
  * `flowPoints` with the packet run in `packetPoints`; writes DIR/engines.csv and
@@ -35,7 +52,8 @@ struct EngineComparison
  */
 EngineComparison CompareEngines(const std::vector<PoolPoint>& runs,
                                 const std::filesystem::path& flowPoints,
-                                const std::filesystem::path& packetPoints, const std::string& dir);
+                                const std::filesystem::path& packetPoints, const std::string& dir,
+                                const ComparedRuns& what = {});
 
 } // namespace flumen
 

@@ -109,8 +109,10 @@ CompareSweepEngines(const Sweep& sweep, const std::string& out)
                     { "packet_run", packet == packetIds.end() ? "" : packet->second } } });
         }
     }
+    // Both engines' runs in one folder, each packet run by its exact id: a search by point and
+    // seed could find another point's run, or the flow run itself.
     const std::filesystem::path points = std::filesystem::path(out) / "points";
-    return CompareEngines(flowRuns, points, points, out);
+    return CompareEngines(flowRuns, points, points, out, { PacketRunMatch::ExactId, "" });
 }
 
 } // namespace flumen

@@ -156,7 +156,8 @@ TEST(EngineComparison, ARunWhosePacketRunIsMissingIsNotPairedWithAnother)
     const std::vector<PoolPoint> planned{
         { "a1b2c3d4", nlohmann::json::object(), { { "packet_run", "0f0f0f0f" } } }
     };
-    const EngineComparison c = CompareEngines(planned, flow, flow, dir.Path() + "/out");
+    const EngineComparison c
+        = CompareEngines(planned, flow, flow, dir.Path() + "/out", { PacketRunMatch::ExactId, "" });
     EXPECT_EQ(c.compared, 0u);
     const auto rows = test::ReadCsvRows(dir.Path() + "/out/engines.csv");
     ASSERT_EQ(rows.size(), 1u);
