@@ -1,5 +1,6 @@
 #include "measurement.h"
 
+#include "run-summary.h"
 #include "scenario.h"
 
 #include "ns3/core-module.h"
@@ -221,9 +222,9 @@ Measurement::Progress()
                                m.iterationsDone / std::max(1u, m.workers), m.spec->iterations);
         }
         *m_progress << fmt::format("[flumen] simulated {:.4f} s | {} | wall {:.1f} s "
-                                   "({:.0f}x real time)\n",
+                                   "({})\n",
                                    sim, its.empty() ? "cross traffic only" : its, wall,
-                                   sim > 0 ? wall / sim : 0.0)
+                                   RealTimePace(sim > 0 ? wall / sim : 0.0))
                     << std::flush;
     }
     Simulator::Schedule(MilliSeconds(1), &Measurement::Progress, this);

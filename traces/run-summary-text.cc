@@ -192,14 +192,19 @@ FormatHumanSummary(const RunSummary& sm)
                                              uplink->drops, uplink->ecnMarks,
                                              uplink->maxQueueBytes / 1e3));
     }
-    const double pace = sm.wallPerSimulatedS;
-    const std::string relative = pace >= 1 || pace <= 0
-                                     ? fmt::format("{:.0f}x slower than real time", pace)
-                                     : fmt::format("{:.0f}x faster than real time", 1 / pace);
     out += fmt::format("  speed            {:.3f} s simulated in {:.3g} s wall ({}, {:.2f} M "
                        "events; {} engine)\n",
-                       sm.simulatedTimeS, sm.wallTimeS, relative, sm.events / 1e6, sm.engine);
+                       sm.simulatedTimeS, sm.wallTimeS, RealTimePace(sm.wallPerSimulatedS),
+                       sm.events / 1e6, sm.engine);
     return out;
+}
+
+std::string
+RealTimePace(double wallPerSimulatedS)
+{
+    return wallPerSimulatedS >= 1 || wallPerSimulatedS <= 0
+               ? fmt::format("{:.0f}x slower than real time", wallPerSimulatedS)
+               : fmt::format("{:.0f}x faster than real time", 1 / wallPerSimulatedS);
 }
 
 } // namespace flumen

@@ -198,6 +198,8 @@ RunSummary ReadRunSummary(const std::string& path);
 
 /** A few lines for people: iteration times, cross traffic, bottleneck, speed. */
 std::string FormatHumanSummary(const RunSummary& summary);
+/** "50x slower than real time" or "100x faster than real time", from wall s per simulated s. */
+std::string RealTimePace(double wallPerSimulatedS);
 
 } // namespace flumen
 

@@ -81,6 +81,26 @@ TEST(RunnerCli, TimeLimitHitIsAnErrorWithNoOutputs)
     EXPECT_FALSE(fs::exists(out));
 }
 
+// The progress line says how the run's pace compares with real time, either way: a flow-level
+// run is far faster (it once printed "0x real time"). The first lines, a millisecond in, carry
+// the set-up's wall time and are slower.
+TEST(RunnerCli, ProgressLinesSayHowMuchFasterOrSlowerThanRealTime)
+{
+    test::TempDir dir;
+    std::string file = dir.Write("small.json", kSmall);
+    auto r = test::RunFlumen(file + " --set simulation.engine=flow --set job.iterations=300"
+                             + " --set simulation.progress_interval_s=1e-9 --out " + dir.Path()
+                             + "/out");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const size_t first = r.output.find("[flumen] simulated");
+    const size_t last = r.output.rfind("[flumen] simulated");
+    ASSERT_NE(first, std::string::npos) << r.output;
+    auto line = [&r](size_t at) { return r.output.substr(at, r.output.find('\n', at) - at); };
+    EXPECT_NE(line(first).find("x slower than real time)"), std::string::npos) << line(first);
+    EXPECT_NE(line(last).find("x faster than real time)"), std::string::npos) << line(last);
+    EXPECT_EQ(r.output.find("(0x"), std::string::npos);
+}
+
 // With on_max_time = report, a job cut short still writes its outputs, says it did not finish,
 // and bounds its mean from below. Same seed, same trajectory up to the cut: the bound must not
 // exceed the mean of the whole run.
