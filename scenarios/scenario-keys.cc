@@ -340,6 +340,15 @@ AddCrossTrafficKeys(std::vector<KeySpec>& k)
                     "burst: fewest web-search flows outside the burst (sizes scaled down "
                     "when fewer would be drawn)",
                     1, 1e6, Into(&Scenario::burstMinFlows)));
+    k.push_back(Choice("cross_traffic.launch", "scheduled", { "scheduled", "windows" },
+                       "when websearch, burst and replay flows start: scheduled = each at its "
+                       "own start time; windows = as the testbed's client launched them, each of "
+                       "its 3 threads starting the next window's flows at once every "
+                       "cross_traffic.launch_window_ms (docs/testbed-data.md)",
+                       Into(&Scenario::crossLaunch)));
+    k.push_back(Attr("cross_traffic.launch_window_ms", KeyType::Number,
+                     "ns3::WindowedLaunchSchedule::Window", Unit::Milliseconds,
+                     "launch = windows: the grid the client's threads sleep to", 0.001, 1e6));
     k.push_back(Key("cross_traffic.start_s", KeyType::Number, 0.0,
                     "when the cross traffic starts (the job at job.start_s)", 0, 1e6,
                     Into(&Scenario::crossStartS), Unit::Seconds));

@@ -94,6 +94,7 @@ struct Scenario
     uint32_t crossSource = ns3::StarTopologyConfig::kConfigured;
     uint32_t crossDestination = ns3::StarTopologyConfig::kConfigured;
     std::string crossArrivals;        //!< "testbed" or "exponential"
+    std::string crossLaunch;          //!< "scheduled" or "windows" (the testbed client's)
     uint32_t crossSizeBlockFlows = 0; //!< websearch: flows per stratified block of sizes
     uint64_t burstWidthUs = 0;
     uint32_t burstPeriodMultiple = 0;

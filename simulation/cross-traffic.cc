@@ -6,6 +6,7 @@
 #include "ns3/core-module.h"
 #include "ns3/flow-generator.h"
 #include "ns3/websearch-flow-schedule.h"
+#include "ns3/windowed-launch-schedule.h"
 
 #include <fmt/format.h>
 
@@ -58,6 +59,12 @@ MakeCrossSchedule(const Scenario& s)
             flows.push_back(a);
         }
         schedule = Create<ReplayFlowSchedule>(std::move(flows));
+    }
+    if (schedule && s.crossLaunch == "windows")
+    {
+        Ptr<WindowedLaunchSchedule> launched = CreateObject<WindowedLaunchSchedule>();
+        launched->SetInner(schedule);
+        schedule = launched;
     }
     if (schedule)
     {

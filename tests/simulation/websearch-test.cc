@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <set>
 
 using namespace flumen;
 using nlohmann::json;
@@ -193,6 +194,41 @@ TEST(WebSearch, LoadFileWriterGivesTheFlowsARunPlays)
         }
         // And the file round-trips through the testbed format.
         EXPECT_EQ(ParseLoadFile(FormatLoadFile(written), "mem"), written) << type;
+    }
+}
+
+// cross_traffic.launch = windows: the same flows, started as the testbed's client started
+// them, a window's worth at once on a grid from the first flow (launch_window_ms sets it), in
+// both engines alike.
+TEST(WebSearch, TheClientsWindowsStartTheSameFlowsInBurstsInBothEngines)
+{
+    json user = Alone("websearch", 10, 0.25);
+    // The schedule's flows (a window more than the run: launches come up to a window early).
+    const std::vector<LoadFileFlow> scheduled = DrawCrossTrafficFlows(test::Resolve(user), 0.4);
+    user["cross_traffic"]["launch"] = "windows";
+    for (double windowMs : { 100.0, 50.0 })
+    {
+        user["cross_traffic"]["launch_window_ms"] = windowMs;
+        for (std::string engine : { "packet", "flow" })
+        {
+            user["simulation"]["engine"] = engine;
+            const RunOutput out = RunScenario(test::Resolve(user));
+            ASSERT_GT(out.flows.size(), 50u) << engine;
+            ASSERT_LT(out.flows.size(), scheduled.size()) << engine;
+            const double origin = scheduled[0].startUs * 1e-6;
+            std::set<long> launches;
+            for (size_t i = 0; i < out.flows.size(); ++i)
+            {
+                // Flow i is the schedule's flow i, started on the grid at or before its time.
+                EXPECT_EQ(out.flows[i].sizeBytes, scheduled[i].sizeBytes) << engine << i;
+                const double window = (out.flows[i].startS - origin) / (windowMs / 1e3);
+                EXPECT_NEAR(window, std::round(window), 1e-6) << engine << i;
+                EXPECT_LE(out.flows[i].startS, scheduled[i].startUs * 1e-6 + 1e-9) << engine << i;
+                launches.insert(std::lround(window));
+            }
+            EXPECT_LE(launches.size(), static_cast<size_t>(250 / windowMs) + 1) << engine;
+            EXPECT_EQ(ToJson(out.summary)["cross_traffic"]["flows"]["failed"], 0) << engine;
+        }
     }
 }
 
