@@ -61,7 +61,7 @@ WindowedLaunchSchedule::Next(FlowArrival& flow)
     uint64_t& window = m_threadWindow[m_flows++ % m_threadCount];
     const uint64_t launchUs = m_originUs + window * windowUs;
     // The thread looks ahead to the end of its window; a flow past it still starts now, then
-    // the thread sleeps to the window before that flow's (skipping empty ones) and on by one.
+    // the thread sleeps to the start of that flow's window (skipping empty ones).
     if (flow.startUs > launchUs + windowUs)
     {
         window = (flow.startUs - m_originUs - 1) / windowUs; // the flow's own window
