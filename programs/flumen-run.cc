@@ -227,6 +227,10 @@ main(int argc, char** argv)
             }
         }
         scenario = flumen::ResolveScenario(user, file);
+        if (const std::string note = flumen::CrossTrafficOverloadNote(scenario); !note.empty())
+        {
+            std::cerr << "flumen: note: " << note << "\n";
+        }
     }
     catch (const flumen::ScenarioError& e)
     {

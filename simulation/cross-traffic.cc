@@ -1,5 +1,6 @@
 #include "cross-traffic.h"
 
+#include "packet-network.h"
 #include "run-scenario.h"
 #include "scenario.h"
 
@@ -128,6 +129,26 @@ OfferedGbps(const Scenario& s)
         lastUs = std::max(lastUs, f.startUs);
     }
     return lastUs > 0 ? bytes * 8.0 / (lastUs * 1e-6) / 1e9 : 0.0;
+}
+
+std::string
+CrossTrafficOverloadNote(const Scenario& s)
+{
+    if (!IsFlowTraffic(s.crossType))
+    {
+        return "";
+    }
+    const double wireGbps = OfferedGbps(s) * TcpWireFactor(s);
+    if (wireGbps <= s.linkRateGbps)
+    {
+        return "";
+    }
+    return fmt::format(
+        "{} cross traffic offered at {:.2f} Gbps takes {:.2f} Gbps on the wire with its TCP/IP "
+        "headers, more than its sender's {:g} Gbps link: its flows pile up without bound in "
+        "either engine, and {} (docs/flow-engine.md, Speed)",
+        s.crossType, OfferedGbps(s), wireGbps, s.linkRateGbps,
+        s.jobEnabled ? "the job beside it may never finish" : "the run slows as they do");
 }
 
 } // namespace flumen

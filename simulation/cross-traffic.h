@@ -36,6 +36,13 @@ std::optional<CrossTraffic> InstallCrossTraffic(const Scenario& scenario, Networ
 /** The load the scenario offers: its request, or a load file's own rate for replay. */
 double OfferedGbps(const Scenario& scenario);
 
+/**
+ * A note for flow cross traffic (websearch, burst, replay) whose offered load, with its TCP/IP
+ * headers, is more than its sender's link carries: its flows then pile up without bound, in
+ * either engine, and a job beside it may never finish. Empty otherwise.
+ */
+std::string CrossTrafficOverloadNote(const Scenario& scenario);
+
 } // namespace flumen
 
 #endif

@@ -37,14 +37,6 @@ RoceWireFactor(uint32_t rdmaMtu)
     return double(RdmaNic::WireBytes(rdmaMtu)) / rdmaMtu;
 }
 
-// A full TCP segment on the wire (PPP's 2 bytes on top of the MTU) per payload byte.
-double
-TcpWireFactor(const Scenario& s)
-{
-    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
-    return double(s.mtuBytes + 2) / mss;
-}
-
 // An ns-3 attribute's current default (the tcp.* keys set them as defaults).
 template <typename Value>
 Value

@@ -172,6 +172,13 @@ TcpIpHeaderBytes(bool timestamps)
     return 20 + 20 + (timestamps ? 12 : 0);
 }
 
+double
+TcpWireFactor(const Scenario& s)
+{
+    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
+    return double(s.mtuBytes + 2) / mss;
+}
+
 PacketNetwork::PacketNetwork(const Scenario& scenario)
     : m_topology(BuildStar(scenario)), m_traceTcp(scenario.tcpCsv)
 {

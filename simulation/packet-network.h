@@ -58,6 +58,8 @@ class PacketNetwork : public Network
 
 /** IPv4 and TCP header bytes of a segment (with the timestamp option or without). */
 uint32_t TcpIpHeaderBytes(bool timestamps);
+/** A full TCP segment on the wire (PPP's 2 bytes on top of the MTU) per payload byte. */
+double TcpWireFactor(const Scenario& scenario);
 
 /** A new TCP connection's first window, in segments (ns3::TcpSocket::InitialCwnd). */
 constexpr uint32_t kTcpInitialCwndSegments = 10;

@@ -101,6 +101,28 @@ TEST(RunnerCli, ProgressLinesSayHowMuchFasterOrSlowerThanRealTime)
     EXPECT_EQ(r.output.find("(0x"), std::string::npos);
 }
 
+// Web-search offered beyond what its sender's link carries with its headers piles up without
+// bound: the run says so before it starts; just below, it does not.
+TEST(RunnerCli, CrossTrafficBeyondItsSendersLinkIsNoted)
+{
+    test::TempDir dir;
+    std::string file = dir.Write("small.json", kSmall);
+    const std::string common = " --set simulation.engine=flow --set cross_traffic.type=websearch"
+                               " --set simulation.max_time_s=0.05"
+                               " --set simulation.on_max_time=report --out ";
+    auto over = test::RunFlumen(file + common + dir.Path() + "/over"
+                                + " --set cross_traffic.load_gbps=24.5");
+    EXPECT_EQ(over.exitCode, 0) << over.output;
+    EXPECT_NE(over.output.find("flumen: note: websearch cross traffic offered at 24.50 Gbps "
+                               "takes 25.41 Gbps on the wire"),
+              std::string::npos)
+        << over.output;
+    auto under = test::RunFlumen(file + common + dir.Path() + "/under"
+                                 + " --set cross_traffic.load_gbps=24");
+    EXPECT_EQ(under.exitCode, 0) << under.output;
+    EXPECT_EQ(under.output.find("pile up"), std::string::npos) << under.output;
+}
+
 // With on_max_time = report, a job cut short still writes its outputs, says it did not finish,
 // and bounds its mean from below. Same seed, same trajectory up to the cut: the bound must not
 // exceed the mean of the whole run.
