@@ -25,7 +25,7 @@ constexpr int64_t kCrossTrafficStream = 1000;
 } // namespace
 
 Ptr<FlowSchedule>
-MakeCrossSchedule(const Scenario& s)
+MakeLoadFileSchedule(const Scenario& s)
 {
     Ptr<FlowSchedule> schedule;
     DataRate load(static_cast<uint64_t>(std::llround(s.crossLoadGbps * 1e9)));
@@ -61,17 +61,24 @@ MakeCrossSchedule(const Scenario& s)
         }
         schedule = Create<ReplayFlowSchedule>(std::move(flows));
     }
-    if (schedule && s.crossLaunch == "windows")
-    {
-        Ptr<WindowedLaunchSchedule> launched = CreateObject<WindowedLaunchSchedule>();
-        launched->SetInner(schedule);
-        schedule = launched;
-    }
     if (schedule)
     {
         schedule->AssignStreams(kCrossTrafficStream);
     }
     return schedule;
+}
+
+Ptr<FlowSchedule>
+MakeCrossSchedule(const Scenario& s)
+{
+    Ptr<FlowSchedule> schedule = MakeLoadFileSchedule(s);
+    if (!schedule || s.crossLaunch != "windows")
+    {
+        return schedule;
+    }
+    Ptr<WindowedLaunchSchedule> launched = CreateObject<WindowedLaunchSchedule>();
+    launched->SetInner(schedule);
+    return launched;
 }
 
 std::vector<LoadFileFlow>
@@ -85,7 +92,7 @@ DrawCrossTrafficFlows(const Scenario& s, double durationS)
     }
     RngSeedManager::SetSeed(static_cast<uint32_t>(s.seed));
     RngSeedManager::SetRun(1);
-    Ptr<FlowSchedule> schedule = MakeCrossSchedule(s);
+    Ptr<FlowSchedule> schedule = MakeLoadFileSchedule(s);
     std::vector<LoadFileFlow> out;
     const auto limitUs = static_cast<uint64_t>(std::llround(durationS * 1e6));
     FlowArrival a;

@@ -18,15 +18,18 @@ namespace flumen
 struct Scenario;
 
 /**
- * The flow schedule of a websearch, burst or replay scenario, its random streams fixed; the
- * seed must be set first. Null for other types.
+ * The flows of a websearch, burst or replay scenario as a load file lists them, its random
+ * streams fixed; the seed must be set first. Null for other types.
  */
+ns3::Ptr<ns3::FlowSchedule> MakeLoadFileSchedule(const Scenario& scenario);
+/** The same flows as a run starts them: launched in windows with cross_traffic.launch. */
 ns3::Ptr<ns3::FlowSchedule> MakeCrossSchedule(const Scenario& scenario);
 
 /**
  * The flows a websearch, burst or replay scenario offers in its first `durationS` seconds
  * (start times from the start of the cross traffic), drawn exactly as a run draws them for the
- * same scenario and seed. Throws RunError for other types.
+ * same scenario and seed, at the load file's start times (the testbed's client, as
+ * cross_traffic.launch = windows, starts them in windows). Throws RunError for other types.
  */
 std::vector<LoadFileFlow> DrawCrossTrafficFlows(const Scenario& scenario, double durationS);
 

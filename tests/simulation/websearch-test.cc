@@ -206,6 +206,13 @@ TEST(WebSearch, TheClientsWindowsStartTheSameFlowsInBurstsInBothEngines)
     // The schedule's flows (a window more than the run: launches come up to a window early).
     const std::vector<LoadFileFlow> scheduled = DrawCrossTrafficFlows(test::Resolve(user), 0.4);
     user["cross_traffic"]["launch"] = "windows";
+    // A load file written from it keeps the file's times: the testbed's client windows them.
+    const auto written = DrawCrossTrafficFlows(test::Resolve(user), 0.4);
+    ASSERT_EQ(written.size(), scheduled.size());
+    for (size_t i = 0; i < written.size(); ++i)
+    {
+        EXPECT_EQ(written[i].startUs, scheduled[i].startUs) << i;
+    }
     for (double windowMs : { 100.0, 50.0 })
     {
         user["cross_traffic"]["launch_window_ms"] = windowMs;
