@@ -145,7 +145,8 @@ CrossTrafficOverloadNote(const Scenario& s)
     {
         return "";
     }
-    const double wireGbps = OfferedGbps(s) * TcpWireFactor(s);
+    const double offeredGbps = OfferedGbps(s);
+    const double wireGbps = offeredGbps * TcpWireFactor(s);
     if (wireGbps <= s.linkRateGbps)
     {
         return "";
@@ -154,7 +155,7 @@ CrossTrafficOverloadNote(const Scenario& s)
         "{} cross traffic offered at {:.2f} Gbps takes {:.2f} Gbps on the wire with its TCP/IP "
         "headers, more than its sender's {:g} Gbps link: its flows pile up without bound in "
         "either engine, and {} (docs/flow-engine.md, Speed)",
-        s.crossType, OfferedGbps(s), wireGbps, s.linkRateGbps,
+        s.crossType, offeredGbps, wireGbps, s.linkRateGbps,
         s.jobEnabled ? "the job beside it may never finish" : "the run slows as they do");
 }
 

@@ -200,7 +200,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     {
         // A new connection's window: slow start from its first window, one segment per ACK
         // (ns-3's), an ACK every DelAckCount segments.
-        const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
+        const uint32_t mss = TcpMss(s);
         m_newConnection.kind = FluidNetwork::WINDOW;
         m_newConnection.windowBytes = m_tcpWindowBytes;
         m_newConnection.initialWindowBytes = double(kTcpInitialCwndSegments) * mss;

@@ -39,8 +39,7 @@ CongestionControlType(const std::string& name)
 void
 SetTcpDefaults(const Scenario& s)
 {
-    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(TcpMss(s)));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(kTcpInitialCwndSegments));
     Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime",
                        DoubleValue(s.tcpTimeWaitMs / 2.0 / 1000.0));
@@ -172,11 +171,16 @@ TcpIpHeaderBytes(bool timestamps)
     return 20 + 20 + (timestamps ? 12 : 0);
 }
 
+uint32_t
+TcpMss(const Scenario& s)
+{
+    return s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
+}
+
 double
 TcpWireFactor(const Scenario& s)
 {
-    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
-    return double(s.mtuBytes + 2) / mss;
+    return double(s.mtuBytes + 2) / TcpMss(s);
 }
 
 PacketNetwork::PacketNetwork(const Scenario& scenario)

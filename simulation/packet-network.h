@@ -58,6 +58,8 @@ class PacketNetwork : public Network
 
 /** IPv4 and TCP header bytes of a segment (with the timestamp option or without). */
 uint32_t TcpIpHeaderBytes(bool timestamps);
+/** A full segment's payload: the MTU less the IPv4 and TCP headers. */
+uint32_t TcpMss(const Scenario& scenario);
 /** A full TCP segment on the wire (PPP's 2 bytes on top of the MTU) per payload byte. */
 double TcpWireFactor(const Scenario& scenario);
 

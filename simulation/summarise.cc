@@ -115,7 +115,7 @@ Model(const Scenario& s, uint32_t workers)
     // No-contention estimate: compute plus the busiest worker's collective bytes (with
     // headers) at line rate. A yardstick for the slowdown, not a model.
     const bool rdma = s.transport == "rdma";
-    const uint32_t mss = s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
+    const uint32_t mss = TcpMss(s);
     const double headerShare = rdma ? (RdmaNic::WireBytes(s.rdmaMtuBytes) - s.rdmaMtuBytes)
                                           / static_cast<double>(s.rdmaMtuBytes)
                                     : (2.0 + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;

@@ -26,7 +26,7 @@ HyStartLowWindowBytes(const Scenario& s)
     const auto low = ns3::DynamicCast<const ns3::UintegerValue>(
                          AttributeInfo("ns3::TcpCubic::HyStartLowWindow").initialValue)
                          ->Get();
-    return double(low) * (s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps));
+    return double(low) * TcpMss(s);
 }
 
 /** tcp.csv's rows are flows.csv's flows, in the same order. */
