@@ -349,6 +349,17 @@ AddCrossTrafficKeys(std::vector<KeySpec>& k)
     k.push_back(Attr("cross_traffic.launch_window_ms", KeyType::Number,
                      "ns3::WindowedLaunchSchedule::Window", Unit::Milliseconds,
                      "launch = windows: the grid the client's threads sleep to", 0.001, 1e6));
+    k.push_back(Attr("cross_traffic.chunk_bytes", KeyType::Integer,
+                     "ns3::FlowGenerator::ChunkBytes", Unit::Bytes,
+                     "websearch, burst and replay: each flow's bytes written in chunks of this "
+                     "size, with a sleep of chunk_gap_us after each (the testbed's client: "
+                     "18068); 0 = as the socket takes them",
+                     0, 4294967295.0));
+    k.push_back(Attr("cross_traffic.chunk_gap_us", KeyType::Number, "ns3::FlowGenerator::ChunkGap",
+                     Unit::Microseconds,
+                     "the writer's sleep after each chunk: every flow stays below chunk_bytes / "
+                     "chunk_gap_us (docs/testbed-data.md)",
+                     0, 1e9));
     k.push_back(Key("cross_traffic.start_s", KeyType::Number, 0.0,
                     "when the cross traffic starts (the job at job.start_s)", 0, 1e6,
                     Into(&Scenario::crossStartS), Unit::Seconds));

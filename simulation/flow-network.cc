@@ -359,6 +359,11 @@ FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     player->wireFactor = m_tcpWireFactor;
     player->window = m_newConnection;
     player->window.baseRttS = 2 * player->route.delay.GetSeconds();
+    // The client's chunked writes: no faster than a chunk per sleep (the packet level's
+    // FlowGenerator writes them so), a cap under any window.
+    player->window.capBps = FlowGenerator::WriterPaceBps(
+        AttributeNow<UintegerValue>("ns3::FlowGenerator::ChunkBytes").Get(),
+        AttributeNow<TimeValue>("ns3::FlowGenerator::ChunkGap").Get());
     player->origin = start;
     player->stop = stop;
     Simulator::Schedule(Time(0), [player] { player->Next(player); });

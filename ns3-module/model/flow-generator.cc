@@ -9,6 +9,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -31,6 +32,16 @@ FlowGenerator::GetTypeId()
                             UintegerValue(256 * 1024),
                             MakeUintegerAccessor(&FlowGenerator::m_maxWriteBytes),
                             MakeUintegerChecker<uint32_t>(kHeaderBytes))
+              .AddAttribute("ChunkBytes",
+                            "A flow's data is written in chunks of this many bytes, each "
+                            "followed by a sleep of ChunkGap (the testbed's client: blocking "
+                            "sends of 18,068 bytes); 0: written as the socket takes it.",
+                            UintegerValue(0), MakeUintegerAccessor(&FlowGenerator::m_chunkBytes),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("ChunkGap",
+                            "How long a flow's writer sleeps after each chunk (ChunkBytes).",
+                            TimeValue(Time(0)), MakeTimeAccessor(&FlowGenerator::m_chunkGap),
+                            MakeTimeChecker(Time(0)))
               .AddTraceSource("FlowStart",
                               "A flow's connection was opened (flow id, size in bytes).",
                               MakeTraceSourceAccessor(&FlowGenerator::m_flowStartTrace),
@@ -45,12 +56,24 @@ FlowGenerator::GetTypeId()
 
 FlowGenerator::FlowGenerator() = default;
 
+double
+FlowGenerator::WriterPaceBps(uint64_t chunkBytes, Time gap)
+{
+    if (chunkBytes == 0 || !gap.IsStrictlyPositive())
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    // Sends into a socket with room take no simulated time: one chunk per gap.
+    return double(chunkBytes) * 8 / gap.GetSeconds();
+}
+
 void
 FlowGenerator::DoDispose()
 {
     m_nextEvent.Cancel();
     for (auto& [raw, flow] : m_active)
     {
+        flow.wake.Cancel();
         flow.socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
         flow.socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
                                         MakeNullCallback<void, Ptr<Socket>>());
@@ -107,6 +130,7 @@ FlowGenerator::StartFlow()
     ActiveFlow a;
     a.id = r.id;
     a.remaining = f.sizeBytes + kHeaderBytes;
+    a.chunkLeft = m_chunkBytes;
     // Big-endian id then size (sizes are checked below 2^32 by whoever builds schedules).
     for (int i = 0; i < 4; ++i)
     {
@@ -166,11 +190,25 @@ FlowGenerator::HandleSendSpace(Ptr<Socket> socket, uint32_t available)
 }
 
 void
+FlowGenerator::Wake(Ptr<Socket> socket)
+{
+    auto it = m_active.find(PeekPointer(socket));
+    if (it != m_active.end())
+    {
+        Write(socket, it->second);
+    }
+}
+
+void
 FlowGenerator::Write(Ptr<Socket> socket, ActiveFlow& flow)
 {
     const uint64_t total = m_records[flow.id].sizeBytes + kHeaderBytes;
     while (flow.remaining > 0)
     {
+        if (flow.wake.IsRunning())
+        {
+            return; // asleep after a chunk: Wake resumes
+        }
         uint32_t room = socket->GetTxAvailable();
         if (room == 0)
         {
@@ -186,8 +224,10 @@ FlowGenerator::Write(Ptr<Socket> socket, ActiveFlow& flow)
         }
         else
         {
+            // (The header goes in a send of its own, as the client's, outside the chunks.)
+            const uint64_t chunk = m_chunkBytes > 0 ? flow.chunkLeft : flow.remaining;
             p = Create<Packet>(static_cast<uint32_t>(
-                std::min<uint64_t>({ flow.remaining, room, m_maxWriteBytes })));
+                std::min<uint64_t>({ flow.remaining, chunk, room, m_maxWriteBytes })));
         }
         int sent = socket->Send(p);
         if (sent <= 0)
@@ -195,6 +235,15 @@ FlowGenerator::Write(Ptr<Socket> socket, ActiveFlow& flow)
             return;
         }
         flow.remaining -= sent;
+        if (m_chunkBytes > 0 && offset >= kHeaderBytes && (flow.chunkLeft -= sent) == 0)
+        {
+            // The chunk is in the socket: the writer sleeps before the next one.
+            flow.chunkLeft = m_chunkBytes;
+            if (flow.remaining > 0 && m_chunkGap.IsStrictlyPositive())
+            {
+                flow.wake = Simulator::Schedule(m_chunkGap, &FlowGenerator::Wake, this, socket);
+            }
+        }
     }
     // Everything is in TCP's hands: close (FIN after the data), forget the socket.
     NS_LOG_LOGIC("flow " << flow.id << " written");

@@ -3,6 +3,10 @@
  * TCP connection to the destination: connect, an 8-byte header, the flow's bytes, close.
  * The header carries the flow id and size (4 bytes each), so that the FlowSink can tell when
  * a flow is complete; on the wire it is the testbed's 8 bytes.
+ *
+ * With ChunkBytes set, a flow's bytes are written as the client of the testbed's runs wrote
+ * them: a blocking send of one chunk, then a sleep of ChunkGap, and so on, which holds each
+ * flow below ChunkBytes / ChunkGap whatever its window (WriterPaceBps).
  */
 #ifndef FLUMEN_FLOW_GENERATOR_H
 #define FLUMEN_FLOW_GENERATOR_H
@@ -44,6 +48,10 @@ class FlowGenerator : public Application
     /** Bytes of the header in front of every flow's data (the testbed's size header). */
     static constexpr uint32_t kHeaderBytes = 8;
 
+    /** The most a flow's writer sends, bits per second, with these ChunkBytes and ChunkGap
+     * (infinite when either is 0: it writes as its socket takes the bytes). */
+    static double WriterPaceBps(uint64_t chunkBytes, Time gap);
+
     /** Signature of the FlowStart trace: flow id, size in bytes. */
     typedef void (*FlowStartTracedCallback)(uint32_t id, uint64_t sizeBytes);
     /** Signature of the FlowSocket trace: flow id, its socket (not yet connected). */
@@ -69,7 +77,9 @@ class FlowGenerator : public Application
         uint64_t remaining; //!< bytes not yet written (header included)
         uint8_t header[kHeaderBytes] = {};
         bool connected = false;
-        Ptr<Socket> socket; //!< keeps the socket alive while we still write into it
+        uint64_t chunkLeft = 0; //!< ChunkBytes: bytes of the current chunk not yet written
+        EventId wake;           //!< ChunkBytes: the writer's sleep after a chunk
+        Ptr<Socket> socket;     //!< keeps the socket alive while we still write into it
     };
 
     void StartApplication() override;
@@ -80,9 +90,12 @@ class FlowGenerator : public Application
     void HandleConnectFailed(Ptr<Socket> socket);
     void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
     void Write(Ptr<Socket> socket, ActiveFlow& flow);
+    void Wake(Ptr<Socket> socket);
 
     uint16_t m_port;
     uint32_t m_maxWriteBytes;
+    uint32_t m_chunkBytes;
+    Time m_chunkGap;
 
     Ptr<FlowSchedule> m_schedule;
     std::vector<Address> m_destinations;

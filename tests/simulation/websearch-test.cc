@@ -239,6 +239,45 @@ TEST(WebSearch, TheClientsWindowsStartTheSameFlowsInBurstsInBothEngines)
     }
 }
 
+// The testbed's client wrote each flow in chunks with a sleep after each: no flow goes faster
+// than a chunk per sleep, however free the link, and the long ones go at that pace.
+TEST(WebSearch, TheClientsChunkedWritesHoldEveryFlowToItsPaceInBothEngines)
+{
+    json user = Alone("websearch", 10, 0.3);
+    const uint64_t chunkBytes = 18068;
+    const double gapS = 60e-6;
+    user["cross_traffic"]["chunk_bytes"] = chunkBytes;
+    user["cross_traffic"]["chunk_gap_us"] = gapS * 1e6;
+    const double paceGbps = double(chunkBytes) * 8 / gapS / 1e9; // 2.41, a tenth of the link
+    for (std::string engine : { "packet", "flow" })
+    {
+        user["simulation"]["engine"] = engine;
+        const RunOutput out = RunScenario(test::Resolve(user));
+        size_t large = 0;
+        for (const FlowRow& f : out.flows)
+        {
+            if (f.endS < 0)
+            {
+                continue;
+            }
+            // The first chunk goes at once, each further one after a sleep.
+            const double chunks = std::ceil(double(f.sizeBytes) / double(chunkBytes));
+            EXPECT_GE(f.endS - f.startS, (chunks - 1) * gapS) << engine << " flow " << f.id;
+            if (f.sizeBytes > 2e6)
+            {
+                ++large;
+                const double gbps = f.sizeBytes * 8 / (f.endS - f.startS) / 1e9;
+                EXPECT_GT(gbps, 0.9 * paceGbps) << engine << " flow " << f.id;
+            }
+        }
+        EXPECT_GT(large, 10u) << engine;
+        EXPECT_EQ(ToJson(out.summary)["cross_traffic"]["flows"]["failed"], 0) << engine;
+        // The load is still delivered, by more flows at once.
+        EXPECT_NEAR(ToJson(out.summary)["cross_traffic"]["achieved_gbps"].get<double>(), 10, 1.5)
+            << engine;
+    }
+}
+
 TEST(WebSearch, BesideTheJobInBothConfigurations)
 {
     for (std::string configuration : { "A", "B" })
