@@ -1,6 +1,6 @@
 // flumen-validate: `./flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick]
 // [--jobs N] [--iterations N] [--seeds N] [--models a,b] [--max-sim-s S] [--budget-iterations N]
-// [--report-only]`.
+// [--report-only] [--set KEY=VALUE ...]`.
 //
 // Simulates every testbed point of the manifests at the testbed's load (the requested load
 // where the testbed recorded it, the measured load otherwise), through the same point pool as
@@ -39,7 +39,7 @@ const char* kUsage
       "                       [--max-sim-s S]\n"
       "                       [--budget-iterations N]\n"
       "                       [--report-only] [--engine packet|flow]\n"
-      "                       [--compare-engines PACKET_POINTS]\n"
+      "                       [--compare-engines PACKET_POINTS] [--set KEY=VALUE ...]\n"
       "                       [--cross-validate | --fit-on S1,S2] --fit KEY=LO:HI...\n"
       "                       [--objective mean=1,cross=1,p99=0]\n"
       "                       [--backend slurm [--partition P] [--time T] ...]\n"
@@ -69,6 +69,9 @@ const char* kUsage
       "run of\n"
       "                      the same point in PACKET_POINTS (e.g. results/validation/points);\n"
       "                      writes DIR/engines.csv and engines.md\n"
+      "  --set KEY=VALUE     a scenario key set in every run (repeatable), over the manifests'\n"
+      "                      settings: a mechanism tried on the whole validation; with\n"
+      "                      --compare-engines only packet runs given the same --set compare\n"
       "  --cross-validate    leave one series out: fit the --fit keys on the other series'\n"
       "                      loaded points, predict the series left out; the report judges\n"
       "                      every point out of sample (DIR/in-sample/: in sample, labelled)\n"
@@ -117,12 +120,26 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
         if ((a == "--out" || a == "--calibration" || a == "--jobs" || a == "--iterations"
              || a == "--seeds" || a == "--models" || a == "--max-sim-s"
              || a == "--budget-iterations" || a == "--engine" || a == "--compare-engines"
-             || a == "--fit" || a == "--fit-on" || a == "--objective" || a == "--cdf-iterations")
+             || a == "--fit" || a == "--fit-on" || a == "--objective" || a == "--cdf-iterations"
+             || a == "--set")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
             if (a == "--fit")
                 f.fits.push_back(v);
+            else if (a == "--set")
+            {
+                nlohmann::json probe = nlohmann::json::object(); // an unknown key fails here
+                try
+                {
+                    flumen::ApplyOverride(probe, v);
+                }
+                catch (const std::exception& e)
+                {
+                    throw std::invalid_argument(e.what()); // it names --set and the key
+                }
+                o.settings.push_back(v);
+            }
             else if (a == "--fit-on")
                 f.fitOn = v;
             else if (a == "--objective")
@@ -360,7 +377,11 @@ main(int argc, char** argv)
     {
         try
         {
-            flumen::ComparedRuns what{ flumen::PacketRunMatch::SamePointAndSeed, "" };
+            // With --set, only packet runs of the very same scenarios (a packet validation
+            // given the same settings) stand beside these.
+            flumen::ComparedRuns what{ o.settings.empty() ? flumen::PacketRunMatch::SamePointAndSeed
+                                                          : flumen::PacketRunMatch::ExactId,
+                                       "" };
             if (!plan.rings.empty())
             {
                 what.note = "The validation's ring-bandwidth runs (`-ring-` in the name) simulate "

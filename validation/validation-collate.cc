@@ -281,6 +281,7 @@ MetaOf(const ValidationOptions& o, const ValidationPlan& plan, const CollatedVal
     meta.runsPlanned = plan.runs.size();
     meta.coreSeconds = got.coreSeconds;
     meta.testbedSettings = plan.testbedSettings;
+    meta.commandSettings = o.settings;
     meta.calibration = o.calibrationFile.empty()
                            ? "the built-in model profiles (calibrated with `flumen calibrate` on "
                              "the testbed's idle runs; README, Calibration)"

@@ -100,6 +100,10 @@ class Planner
         {
             ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
         }
+        for (const auto& assignment : m_options.settings)
+        {
+            ApplyOverride(j, assignment); // checked as the command line was read
+        }
         // Throws ScenarioError naming `where`.
         const std::string packetVersion = ModelVersion(ResolveScenario(j, where));
         std::string version = packetVersion;

@@ -52,6 +52,8 @@ struct ValidationOptions
      * settings in every run; empty: the calibration file's "testbed" values, if any.
      */
     nlohmann::json testbedValues = nlohmann::json::object();
+    /** --set key=value: set in every run, over the manifests' settings and fitted values. */
+    std::vector<std::string> settings;
     /** Where the runs go: here, `jobs` at a time, or one SLURM job array per batch. */
     BackendOptions run;
 };

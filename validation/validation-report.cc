@@ -303,6 +303,13 @@ ReportMarkdown(const std::vector<ValidatedPoint>& points, const std::vector<Vali
         }
         md += "\n";
     }
+    if (!meta.commandSettings.empty())
+    {
+        md += fmt::format("Set on the command line (`--set`) in every run, over the manifests' "
+                          "settings and any fitted values: `{}`. Not part of the shipped "
+                          "validation.\n\n",
+                          fmt::join(meta.commandSettings, "`, `"));
+    }
     if (!meta.fitNote.empty())
     {
         md += meta.fitNote + "\n\n";

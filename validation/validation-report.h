@@ -105,6 +105,8 @@ struct ValidationMeta
     double linkGbps = 25;
     /** Per series, the manifest's "scenario" settings (declared testbed facts, not fitted). */
     std::vector<std::pair<std::string, std::string>> testbedSettings;
+    /** validate --set: key=value set in every run, over the manifests' and fitted values. */
+    std::vector<std::string> commandSettings;
     /**
      * Testbed parameters fitted to loaded points, if any: which, where from, and whether the
      * points below are judged in or out of sample (a paragraph of the report; "" = none).

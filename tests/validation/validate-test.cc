@@ -80,6 +80,13 @@ TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
               std::string::npos)
         << r.output;
 
+    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
+                          + " --set cross_traffic.chunk_byte=3");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("--set: key 'cross_traffic.chunk_byte': unknown key"),
+              std::string::npos)
+        << r.output;
+
     r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out + " --seeds 0");
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("--seeds"), std::string::npos) << r.output;
@@ -405,6 +412,43 @@ TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
                   .exitCode,
               2);
     EXPECT_FALSE(fs::exists(dir.Path() + "/x"));
+}
+
+// --set tries a mechanism on a whole validation: every run gets it, the report says so, and
+// packet runs without it are not set beside these.
+TEST(Validate, SetGoesIntoEveryRunAndTheReport)
+{
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/set";
+    const std::string packet = FLUMEN_SOURCE_DIR "/results/validation/points";
+    auto r = test::RunValidate(kManifests
+                               + "websearch-rdma-configB.json --quick --engine flow "
+                                 "--set cross_traffic.chunk_bytes=18068 --set "
+                                 "cross_traffic.chunk_gap_us=55 --compare-engines "
+                               + packet + " --out " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    size_t runs = 0;
+    for (const auto& e : fs::directory_iterator(out + "/points"))
+    {
+        const json s = json::parse(test::ReadFile((e.path() / "scenario.json").string()));
+        EXPECT_EQ(s["cross_traffic"]["chunk_bytes"], 18068) << e.path();
+        EXPECT_EQ(s["cross_traffic"]["chunk_gap_us"], 55) << e.path();
+        ++runs;
+    }
+    EXPECT_GE(runs, 3u);
+    EXPECT_NE(test::ReadFile(out + "/report.md")
+                  .find("Set on the command line (`--set`) in every run, over the manifests' "
+                        "settings and any fitted values: `cross_traffic.chunk_bytes=18068`, "
+                        "`cross_traffic.chunk_gap_us=55`."),
+              std::string::npos);
+    // The shipped packet runs had no such setting: none of them is compared.
+    auto rows = CsvRows(test::ReadFile(out + "/engines.csv"));
+    ASSERT_EQ(rows.size(), runs + 1);
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        EXPECT_EQ(rows[i][Column(rows[0], "status")], "no packet run");
+    }
 }
 
 TEST(Validate, PublishedRingBandwidthsAreSetBesideTheSimulatedHops)
