@@ -197,6 +197,13 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
     flumen::CheckBackendOptions(o.run);
     if (o.run.backend == flumen::PoolBackend::Slurm)
         flumen::CheckSlurmFolder("--out", fs::absolute(o.out).lexically_normal());
+    for (const auto& fit : f.fits)
+    {
+        const std::string key = fit.substr(0, fit.find('=') + 1); // "key="
+        for (const auto& set : o.settings)
+            if (set.rfind(key, 0) == 0)
+                throw std::invalid_argument("--set and --fit of the same key: " + fit);
+    }
     if (f.crossValidate && !f.fitOn.empty())
         throw std::invalid_argument("--cross-validate and --fit-on exclude each other");
     if (!f.Wanted() && (!f.fits.empty() || !f.objective.empty()))

@@ -38,6 +38,23 @@ SetAtPath(json& root, const std::string& path, const json& value)
     (*node)[parts.back()] = value;
 }
 
+bool
+HasPath(const json& root, const std::string& path)
+{
+    const json* node = &root;
+    std::stringstream ss(path);
+    std::string part;
+    while (std::getline(ss, part, '.'))
+    {
+        if (!node->is_object() || !node->contains(part))
+        {
+            return false;
+        }
+        node = &(*node)[part];
+    }
+    return true;
+}
+
 std::vector<std::string>
 SplitList(const std::string& text)
 {

@@ -181,6 +181,8 @@ void SetKey(nlohmann::json& scenario, const std::string& key, const nlohmann::js
 Scenario ResolveScenario(const nlohmann::json& user, const std::string& source);
 /** Sets a dotted path of a JSON object, creating the objects on the way. */
 void SetAtPath(nlohmann::json& root, const std::string& path, const nlohmann::json& value);
+/** Whether a JSON object has a value at a dotted path. */
+bool HasPath(const nlohmann::json& root, const std::string& path);
 /** Reads a JSON value at a dotted path of a resolved scenario. */
 const nlohmann::json& ValueAt(const nlohmann::json& resolved, const std::string& path);
 

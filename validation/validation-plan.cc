@@ -90,6 +90,7 @@ class Planner
         {
             j["cross_traffic"]["streams"] = IperfStreamsFor(loadGbps);
         }
+        const json own = j; // the point itself, which --set may not redefine
         j.merge_patch(s.scenario);
         // Fitted values replace what the manifests declared (ApplyCalibration then keeps them).
         for (const auto& [key, value] : TestbedValues().items())
@@ -102,7 +103,12 @@ class Planner
         }
         for (const auto& assignment : m_options.settings)
         {
-            ApplyOverride(j, assignment); // checked as the command line was read
+            const std::string key = assignment.substr(0, assignment.find('='));
+            if (key == "simulation.engine" || HasPath(own, key))
+            {
+                throw std::invalid_argument("--set " + key + ": the validation sets it per point");
+            }
+            ApplyOverride(j, assignment); // its key was checked as the command line was read
         }
         // Throws ScenarioError naming `where`.
         const std::string packetVersion = ModelVersion(ResolveScenario(j, where));

@@ -86,6 +86,17 @@ TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
     EXPECT_NE(r.output.find("--set: key 'cross_traffic.chunk_byte': unknown key"),
               std::string::npos)
         << r.output;
+    // What defines a point stays the validation's.
+    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
+                          + " --set job.model=vgg16");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("--set job.model: the validation sets it per point"), std::string::npos)
+        << r.output;
+    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
+                          + " --engine flow --set job.backward_share=0.5 --cross-validate --fit "
+                            "job.backward_share=0.3:0.9");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("--set and --fit of the same key"), std::string::npos) << r.output;
 
     r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out + " --seeds 0");
     EXPECT_EQ(r.exitCode, 2) << r.output;
