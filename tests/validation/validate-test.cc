@@ -52,6 +52,15 @@ Column(const std::vector<std::string>& header, const std::string& name)
     return 0;
 }
 
+// validate with these arguments exits 2, saying `message`.
+void
+ExpectRefused(const std::string& args, const std::string& message)
+{
+    const auto r = test::RunValidate(args);
+    EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+}
+
 TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
 {
     test::TempDir dir;
@@ -80,23 +89,16 @@ TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
               std::string::npos)
         << r.output;
 
-    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
-                          + " --set cross_traffic.chunk_byte=3");
-    EXPECT_EQ(r.exitCode, 2) << r.output;
-    EXPECT_NE(r.output.find("--set: key 'cross_traffic.chunk_byte': unknown key"),
-              std::string::npos)
-        << r.output;
+    const std::string iperf = kManifests + "iperf-rdma-configA.json --out " + out;
+    ExpectRefused(iperf + " --set cross_traffic.chunk_byte=3",
+                  "--set: key 'cross_traffic.chunk_byte': unknown key");
     // What defines a point stays the validation's.
-    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
-                          + " --set job.model=vgg16");
-    EXPECT_EQ(r.exitCode, 2) << r.output;
-    EXPECT_NE(r.output.find("--set job.model: the validation sets it per point"), std::string::npos)
-        << r.output;
-    r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out
-                          + " --engine flow --set job.backward_share=0.5 --cross-validate --fit "
-                            "job.backward_share=0.3:0.9");
-    EXPECT_EQ(r.exitCode, 2) << r.output;
-    EXPECT_NE(r.output.find("--set and --fit of the same key"), std::string::npos) << r.output;
+    ExpectRefused(iperf + " --set job.model=vgg16",
+                  "--set job.model: the validation sets it per point");
+    ExpectRefused(iperf
+                      + " --engine flow --set job.backward_share=0.5 --cross-validate --fit "
+                        "job.backward_share=0.3:0.9",
+                  "--set and --fit of the same key");
 
     r = test::RunValidate(kManifests + "iperf-rdma-configA.json --out " + out + " --seeds 0");
     EXPECT_EQ(r.exitCode, 2) << r.output;
