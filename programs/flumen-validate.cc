@@ -128,18 +128,7 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
             if (a == "--fit")
                 f.fits.push_back(v);
             else if (a == "--set")
-            {
-                nlohmann::json probe = nlohmann::json::object(); // an unknown key fails here
-                try
-                {
-                    flumen::ApplyOverride(probe, v);
-                }
-                catch (const std::exception& e)
-                {
-                    throw std::invalid_argument(e.what()); // it names --set and the key
-                }
-                o.settings.push_back(v);
-            }
+                o.settings.push_back(v); // checked as the plan applies it, before any run
             else if (a == "--fit-on")
                 f.fitOn = v;
             else if (a == "--objective")

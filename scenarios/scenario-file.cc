@@ -41,18 +41,9 @@ SetAtPath(json& root, const std::string& path, const json& value)
 bool
 HasPath(const json& root, const std::string& path)
 {
-    const json* node = &root;
-    std::stringstream ss(path);
-    std::string part;
-    while (std::getline(ss, part, '.'))
-    {
-        if (!node->is_object() || !node->contains(part))
-        {
-            return false;
-        }
-        node = &(*node)[part];
-    }
-    return true;
+    std::string pointer = "/" + path; // a.b.c -> /a/b/c (keys hold no '/' or '~')
+    std::replace(pointer.begin(), pointer.end(), '.', '/');
+    return root.contains(json::json_pointer(pointer));
 }
 
 std::vector<std::string>

@@ -108,7 +108,7 @@ class Planner
             {
                 throw std::invalid_argument("--set " + key + ": the validation sets it per point");
             }
-            ApplyOverride(j, assignment); // its key was checked as the command line was read
+            ApplyOverride(j, assignment); // an unknown key or bad value throws, naming --set
         }
         // Throws ScenarioError naming `where`.
         const std::string packetVersion = ModelVersion(ResolveScenario(j, where));
