@@ -464,9 +464,9 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "a tenth of the events or fewer; docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowWholeSteps)));
     k.push_back(Key("simulation.flow_queues", KeyType::Boolean, true,
-                    "flow engine, RDMA job, switch fifo: saturated switch ports hold a queue, "
-                    "unmarked RoCE served by its backlog, TCP by window / RTT with HyStart "
-                    "(docs/flow-engine.md)",
+                    "flow engine, RDMA job, switch fifo or ecn: saturated switch ports hold a "
+                    "queue, RoCE served by its backlog (under DCQCN where the switch marks), "
+                    "TCP by window / RTT with HyStart (docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowQueues)));
     k.push_back(Key("simulation.flow_slice_bytes", KeyType::Integer, 2097152,
                     "flow engine, behind standing queues: RoCE ring slices at least this "

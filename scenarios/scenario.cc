@@ -274,7 +274,8 @@ FlowEngineHasStandingQueues(const Scenario& s)
     {
         rdma = rdma || job->transport == "rdma";
     }
-    return s.flowQueues && rdma && s.switchQueue.discipline == "fifo";
+    const std::string& d = s.switchQueue.discipline;
+    return s.flowQueues && rdma && (d == "fifo" || d == "ecn");
 }
 
 std::vector<const Scenario*>
@@ -359,8 +360,8 @@ CheckTcpCsv(const Scenario& s)
         Fail(s.source, "outputs.tcp_csv",
              fmt::format("tcp.csv follows TCP windows, which the flow engine has only behind "
                          "standing queues (simulation.flow_queues with an RDMA job and "
-                         "topology.switch_queue.discipline \"fifo\"); here it shares by "
-                         "max-min: expected simulation.engine \"packet\", got \"{}\"",
+                         "topology.switch_queue.discipline \"fifo\" or \"ecn\"); here it shares "
+                         "by max-min: expected simulation.engine \"packet\", got \"{}\"",
                          s.engine));
     }
 }

@@ -144,7 +144,7 @@ ns3::StarRoles CrossTrafficRoles(const Scenario& s);
 /** websearch, burst and replay: traffic made of flows (iperf streams are not). */
 bool IsFlowTraffic(const std::string& type);
 /** Whether the flow engine holds standing queues at the switch's FIFO ports, where its TCP
- * flows are windows (simulation.flow_queues, an RDMA job, a FIFO switch). */
+ * flows are windows (simulation.flow_queues, an RDMA job, a switch discipline fifo or ecn). */
 bool FlowEngineHasStandingQueues(const Scenario& s);
 
 /**
@@ -156,8 +156,7 @@ constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 /** The same for the web-search generator alone: only web-search runs are keyed on it. */
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
 /** The same for the flow-level engine alone: only its runs (flow, auto) are keyed on it. */
-constexpr const char* kFlowEngineModelVersion
-    = "2026-11-27 HyStart's ACK train and delay rule, sender buffer overflow, timed";
+constexpr const char* kFlowEngineModelVersion = "2026-11-28 DCQCN where the switch marks";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

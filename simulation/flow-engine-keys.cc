@@ -8,20 +8,21 @@ namespace flumen
 const std::vector<std::string>&
 FlowEngineIgnoredKeys()
 {
-    // Buffers, marks, loss and congestion control: what the fluid model does not have
+    // Buffers, loss and congestion control: what the fluid model does not have
     // (docs/flow-engine.md). The switch's discipline, the TCP buffers, delayed ACKs, CUBIC's
     // HyStart and a FIFO host buffer's overflow (its loss decrease) do count where its
-    // standing queues apply.
+    // standing queues apply; and where their switch ports mark (ecn), the marking ramp and
+    // DCQCN.
     static const std::vector<std::string> keys = {
         "topology.host_queue (but its fifo buffer_bytes with simulation.flow_queues)",
         "topology.switch_queue.buffer_bytes",
-        "topology.switch_queue.ecn_kmin_bytes",
-        "topology.switch_queue.ecn_kmax_bytes",
-        "topology.switch_queue.ecn_pmax",
+        "topology.switch_queue.ecn_kmin_bytes (but with simulation.flow_queues and ecn)",
+        "topology.switch_queue.ecn_kmax_bytes (but with simulation.flow_queues and ecn)",
+        "topology.switch_queue.ecn_pmax (but with simulation.flow_queues and ecn)",
         "topology.pfc",
-        "dcqcn",
+        "dcqcn (but with simulation.flow_queues and topology.switch_queue.discipline ecn)",
         "job.rdma.ack_interval",
-        "job.rdma.cnp_interval_us",
+        "job.rdma.cnp_interval_us (but with simulation.flow_queues and ecn)",
         "job.rdma.nak_interval_us",
         "job.rdma.retransmit_timeout_ms",
         "job.rdma.nic_backpressure_bytes",

@@ -107,9 +107,20 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     const Time delay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
     std::vector<uint32_t> up;
     std::vector<uint32_t> down;
-    // Standing queues at the switch's ports where nothing marks, held by an RDMA job's
-    // unresponsive RoCE (docs/flow-engine.md: with TCP alone max-min agrees better).
+    // Standing queues at the switch's ports, held by an RDMA job's RoCE (docs/flow-engine.md:
+    // with TCP alone max-min agrees better); where they mark, its queue pairs run DCQCN.
     m_queues = FlowEngineHasStandingQueues(s);
+    m_marks = m_queues && s.switchQueue.discipline == "ecn";
+    const auto switchPort = [&](double rate)
+    {
+        const uint32_t link = m_net->AddLink(rate, true, m_queues);
+        if (m_marks)
+        {
+            const auto& q = s.switchQueue;
+            m_net->SetMarking(link, q.ecnKminBytes, q.ecnKmaxBytes, q.ecnPmax);
+        }
+        return link;
+    };
     m_traceWindows = s.tcpCsv && m_queues; // (the scenario's rules refuse it otherwise)
     m_hosts.Create(hosts);
     for (uint32_t i = 0; i < hosts; ++i)
@@ -122,7 +133,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
             // Slow start behind a standing queue can overrun a sender's NIC buffer.
             m_net->SetOverflowBuffer(up.back(), s.hostQueue.bufferBytes);
         }
-        down.push_back(m_net->AddLink(bps, true, m_queues));
+        down.push_back(switchPort(bps));
         m_ports.push_back({ StarTopologyHelper::PortName(i, true), up.back() });
         m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });
         Ptr<FluidHost> host = CreateObject<FluidHost>();
@@ -139,9 +150,9 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     {
         for (uint32_t sp = 0; sp < s.spines; ++sp)
         {
-            leafUp[l].push_back(m_net->AddLink(uplinkBps, true, m_queues));
+            leafUp[l].push_back(switchPort(uplinkBps));
             m_ports.push_back({ StarTopologyHelper::UplinkName(l, sp, true), leafUp[l].back() });
-            spineDown[sp].push_back(m_net->AddLink(uplinkBps, true, m_queues));
+            spineDown[sp].push_back(switchPort(uplinkBps));
             m_ports.push_back(
                 { StarTopologyHelper::UplinkName(l, sp, false), spineDown[sp].back() });
         }
@@ -193,6 +204,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     m_bottleneck = Port{ roles.BottleneckName(), roles.bottleneckAtNic ? up[b] : down[b] };
     m_tcpWireFactor = TcpWireFactor(s);
     m_roceWireFactor = RoceWireFactor(s.rdmaMtuBytes);
+    m_rdmaMtu = s.rdmaMtuBytes;
     m_wholeSteps = s.flowWholeSteps;
     m_sliceBytes = s.flowSliceBytes;
     m_tcpWindowBytes = std::min(TcpSocketDefault("SndBufSize"), TcpSocketDefault("RcvBufSize"));
@@ -274,10 +286,16 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
                                                     nccl, static_cast<uint64_t>(m_sliceBytes))));
     }
     // The link: a TCP link shares as its connections do, under the host ceiling; RoCE as one
-    // flow (DCQCN's fair share), at line rate.
+    // flow at line rate (without queues: DCQCN's fair share), under DCQCN where ports mark.
     if (job.transport == "rdma")
     {
         helper.SetTransportAttribute("Unresponsive", BooleanValue(m_queues));
+        if (m_marks)
+        {
+            helper.SetTransportAttribute(
+                "CnpInterval", AttributeNow<TimeValue>("ns3::RdmaRingTransport::CnpInterval"));
+            helper.SetTransportAttribute("Mtu", UintegerValue(m_rdmaMtu));
+        }
         helper.SetTransportAttribute("Weight", DoubleValue(1.0));
         helper.SetTransportAttribute("WireFactor", DoubleValue(m_roceWireFactor));
         helper.SetTransportAttribute("Connections", UintegerValue(0));

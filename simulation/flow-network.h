@@ -74,8 +74,10 @@ class FlowNetwork : public Network
     uint32_t m_crossDestination = 0;
     double m_tcpWireFactor = 1;
     double m_roceWireFactor = 1;
+    uint32_t m_rdmaMtu = 1024;   //!< job.rdma.mtu_bytes
     bool m_wholeSteps = false;   //!< simulation.flow_whole_steps
-    bool m_queues = false;       //!< simulation.flow_queues, where the switch marks nothing
+    bool m_queues = false;       //!< simulation.flow_queues (FlowEngineHasStandingQueues)
+    bool m_marks = false;        //!< the queued switch ports mark (discipline ecn): DCQCN
     bool m_traceWindows = false; //!< outputs.tcp_csv: each flow's window (behind the queues)
     double m_sliceBytes = 0;     //!< simulation.flow_slice_bytes
     double m_tcpWindowBytes = 0;

@@ -6,6 +6,7 @@
 #include "packet-network.h"
 
 #include "ns3/core-module.h"
+#include "ns3/flow-ring-transport.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-ring-transport.h"
 #include "ns3/ring-allreduce.h"
@@ -158,7 +159,8 @@ Phases(const std::vector<IterationRow>& rows)
     return PhaseSummary{ p.forward / n, p.backward / n, p.wait / n, p.step / n };
 }
 
-// Every RDMA job's transports, summed; nothing without one (or at flow level).
+// Every RDMA job's transports, summed; nothing without one (at flow level: without DCQCN, and
+// only its CNPs).
 std::optional<RdmaSummary>
 Rdma(const FinishedRun& run)
 {
@@ -177,6 +179,12 @@ Rdma(const FinishedRun& run)
                     r.naks += q->GetNaksSent();
                     r.timeouts += q->GetTimeouts();
                     r.packetsRetransmitted += q->GetPacketsRetransmitted();
+                }
+                else if (Ptr<FlowRingTransport> f = DynamicCast<FlowRingTransport>(t);
+                         f && f->GetRateControl())
+                {
+                    any = true;
+                    r.cnps += f->GetCnps();
                 }
             }
         }
@@ -336,10 +344,7 @@ Summarise(const FinishedRun& run)
     {
         out.tcpFlows = run.cross->takeTcpFlows();
     }
-    if (s.engine == "packet")
-    {
-        sm.rdma = Rdma(run);
-    }
+    sm.rdma = Rdma(run);
     if (s.lossPercent > 0)
     {
         const LossCounts loss = run.network.Loss();

@@ -73,7 +73,13 @@ JobLines(const RunSummary& sm)
     {
         out += FigureLines(sm, maxTimeS);
     }
-    if (sm.rdma)
+    if (sm.rdma && sm.engine == "flow")
+    {
+        out += fmt::format("  RDMA             {} CNPs (the flow engine's DCQCN; it has no NAKs, "
+                           "timeouts, retransmissions or PFC)\n",
+                           sm.rdma->cnps);
+    }
+    else if (sm.rdma)
     {
         const RdmaSummary& r = *sm.rdma;
         out += fmt::format("  RDMA             {} CNPs, {} NAKs, {} timeouts, {} packets "

@@ -256,6 +256,13 @@ TrainingJobHelper::AssignStreams(const TrainingJob& job, int64_t stream)
     {
         used += DynamicCast<TrainingWorker>(job.workers.Get(i))->AssignStreams(stream + used);
     }
+    for (const auto& rank : job.channels)
+    {
+        for (const auto& transport : rank)
+        {
+            used += transport->AssignStreams(stream + used);
+        }
+    }
     return used;
 }
 

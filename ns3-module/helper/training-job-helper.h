@@ -76,7 +76,8 @@ class TrainingJobHelper
     TrainingJob Install(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                         Time start = Seconds(0)) const;
 
-    /** Fixes the random streams of the job's workers; returns how many were used. */
+    /** Fixes the random streams of the job's workers and transports; returns how many were
+     * used. */
     static int64_t AssignStreams(const TrainingJob& job, int64_t stream);
 
   private:

@@ -3,11 +3,13 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/ring-allreduce.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -69,6 +71,15 @@ FlowRingTransport::GetTypeId()
                             "link moves windows / round trip (0: not window-limited).",
                             DoubleValue(0), MakeDoubleAccessor(&FlowRingTransport::m_windowBytes),
                             MakeDoubleChecker<double>(0))
+              .AddAttribute("CnpInterval",
+                            "DCQCN: the receiver returns at most one CNP per this interval, when "
+                            "a packet of the interval was marked (0: no DCQCN, nothing marks; "
+                            "needs Connections 0, a queue pair).",
+                            TimeValue(Time(0)), MakeTimeAccessor(&FlowRingTransport::m_cnpInterval),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("Mtu", "DCQCN: payload bytes per packet (the packets marks can hit).",
+                            UintegerValue(1024), MakeUintegerAccessor(&FlowRingTransport::m_mtu),
+                            MakeUintegerChecker<uint32_t>(1))
               .AddAttribute(
                   "HostCeiling", "Host-side throughput ceiling of the ring link (0 = none).",
                   DataRateValue(DataRate(0)),
@@ -89,6 +100,13 @@ FlowRingTransport::~FlowRingTransport() = default;
 void
 FlowRingTransport::DoDispose()
 {
+    m_cnpCheck.Cancel();
+    if (m_dcqcn)
+    {
+        m_dcqcn->Dispose();
+        m_dcqcn = nullptr;
+    }
+    m_uniform = nullptr;
     m_node = nullptr;
     m_host = nullptr;
     RingTransport::DoDispose();
@@ -101,6 +119,21 @@ FlowRingTransport::Start()
     m_host = m_node->GetObject<FluidHost>();
     NS_ABORT_MSG_IF(!m_host, "FlowRingTransport: the node has no FluidHost");
     m_host->Bind(m_port, MakeCallback(&FlowRingTransport::HandleArrival, this));
+    if (m_cnpInterval.IsStrictlyPositive())
+    {
+        NS_ABORT_MSG_IF(m_connections != 0, "FlowRingTransport: DCQCN needs a queue pair");
+        // At the NIC's line rate on the wire, as the packet level's queue pair starts.
+        m_dcqcn = CreateObject<DcqcnRateControl>();
+        const FluidHost::Route& route = m_host->GetRoute(m_next);
+        m_dcqcn->SetLineRate(
+            DataRate(static_cast<uint64_t>(m_host->GetNetwork()->GetLinkCapacity(route.links[0]))));
+        m_dcqcn->TraceConnectWithoutContext("Rate",
+                                            MakeCallback(&FlowRingTransport::HandleRate, this));
+        if (!m_uniform)
+        {
+            m_uniform = CreateObject<UniformRandomVariable>();
+        }
+    }
     m_started = true;
     SendNext();
 }
@@ -130,10 +163,7 @@ FlowRingTransport::SendNext()
     spec.weight = m_weight;
     spec.wireFactor = m_wireFactor;
     spec.cls = FluidNetwork::JOB;
-    if (m_hostCeiling.GetBitRate() > 0)
-    {
-        spec.capBps = static_cast<double>(m_hostCeiling.GetBitRate());
-    }
+    spec.capBps = FlowCap();
     if (m_unresponsive)
     {
         spec.kind = FluidNetwork::UNRESPONSIVE;
@@ -157,9 +187,13 @@ FlowRingTransport::SendNext()
     if (route.paths.empty() || m_connections == 0)
     {
         // One path, or a queue pair (its UDP ports are 4791 both ways): one flow.
-        spec.path = route.paths.empty() ? route.links
-                                        : route.PathOf(self, m_next, kUdp, kRocePort, kRocePort);
+        spec.path = QueuePairPath();
         start(spec);
+        if (m_dcqcn && !m_cnpCheck.IsRunning())
+        {
+            m_sentAtCheck = SentBytes();
+            m_cnpCheck = Simulator::Schedule(m_cnpInterval, &FlowRingTransport::CheckMarks, this);
+        }
         return;
     }
     // Equal-cost paths: each connection's stripe where the switch's hash sends it, with its
@@ -233,6 +267,7 @@ FlowRingTransport::HandleFlowDone(uint64_t flow)
         return;
     }
     const uint64_t bytes = message.bytes;
+    m_sentByEnded += static_cast<double>(bytes);
     const bool released = message.unsent == 0;
     message.unsent = 0;
     const FluidHost::Route& route = m_host->GetRoute(m_next);
@@ -263,6 +298,102 @@ FlowRingTransport::HandleArrival(uint64_t bytes)
         m_arrivedUnclaimed -= done;
         m_messageReceivedTrace(done);
         NotifyReceiveComplete(done);
+    }
+}
+
+int64_t
+FlowRingTransport::AssignStreams(int64_t stream)
+{
+    if (!m_cnpInterval.IsStrictlyPositive())
+    {
+        return 0; // draws nothing
+    }
+    if (!m_uniform)
+    {
+        m_uniform = CreateObject<UniformRandomVariable>();
+    }
+    m_uniform->SetStream(stream);
+    return 1;
+}
+
+const std::vector<uint32_t>&
+FlowRingTransport::QueuePairPath() const
+{
+    const FluidHost::Route& route = m_host->GetRoute(m_next);
+    return route.paths.empty()
+               ? route.links
+               : route.PathOf(m_host->GetAddress(), m_next, kUdp, kRocePort, kRocePort);
+}
+
+double
+FlowRingTransport::FlowCap() const
+{
+    double cap = FluidNetwork::kUnbounded;
+    if (m_hostCeiling.GetBitRate() > 0)
+    {
+        cap = static_cast<double>(m_hostCeiling.GetBitRate());
+    }
+    if (m_dcqcn)
+    {
+        cap = std::min(cap, m_dcqcn->GetRateBps() / m_wireFactor); // DCQCN paces the wire
+    }
+    return cap;
+}
+
+double
+FlowRingTransport::SentBytes() const
+{
+    double sent = m_sentByEnded;
+    for (const auto& [flow, message] : m_flowToMsg)
+    {
+        sent += m_host->GetNetwork()->GetFlowSentBytes(flow);
+    }
+    return sent;
+}
+
+void
+FlowRingTransport::CheckMarks()
+{
+    const double sent = SentBytes();
+    const double bytes = sent - m_sentAtCheck;
+    m_sentAtCheck = sent;
+    if (bytes > 0)
+    {
+        // The byte counter counts wire bytes, a stage at most per call: in pieces.
+        double wire = bytes * m_wireFactor;
+        while (wire >= 1)
+        {
+            const double piece = std::min(wire, 65536.0);
+            m_dcqcn->NotifyBytesSent(static_cast<uint32_t>(piece));
+            wire -= piece;
+        }
+        const Ptr<FluidNetwork> net = m_host->GetNetwork();
+        const double p = net->GetMarkProbability(QueuePairPath());
+        if (p > 0)
+        {
+            const double packets = std::ceil(bytes / m_mtu);
+            const double cnp = p >= 1 ? 1.0 : 1 - std::pow(1 - p, packets);
+            if (m_uniform->GetValue() < cnp)
+            {
+                ++m_cnps;
+                m_dcqcn->ReceiveCnp();
+            }
+        }
+    }
+    if (!m_flowToMsg.empty())
+    {
+        m_cnpCheck = Simulator::Schedule(m_cnpInterval, &FlowRingTransport::CheckMarks, this);
+    }
+}
+
+void
+FlowRingTransport::HandleRate(double, double)
+{
+    const Ptr<FluidNetwork> net = m_host->GetNetwork();
+    const double cap = FlowCap();
+    for (const auto& [flow, message] : m_flowToMsg)
+    {
+        net->SetFlowCap(flow, cap);
     }
 }
 

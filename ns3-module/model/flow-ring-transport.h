@@ -4,6 +4,12 @@
  * to the next rank's port after the route's propagation delay. Its share of a congested link
  * is its Weight (a TCP ring link: its connections); HostCeiling caps its rate as the socket
  * path's ceiling does at packet level.
+ *
+ * A RoCE queue pair under DCQCN (CnpInterval above 0): its reaction point is the packet level's
+ * DcqcnRateControl, one per queue pair, kept across messages; its rate caps the link's flows.
+ * The notification point is modelled: every CnpInterval the queue pair's receiver returns a CNP
+ * with the probability that at least one of the packets sent in it was marked, 1 - (1 - p)^n,
+ * p the path's marking probability now (FluidNetwork::SetMarking) and n the packets sent.
  */
 #ifndef FLUMEN_FLOW_RING_TRANSPORT_H
 #define FLUMEN_FLOW_RING_TRANSPORT_H
@@ -11,9 +17,13 @@
 #include "fluid-host.h"
 #include "ring-transport.h"
 
+#include "dcqcn-rate-control.h"
+
 #include "ns3/data-rate.h"
+#include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -39,6 +49,11 @@ class FlowRingTransport : public RingTransport
     void PostReceive(uint64_t bytes) override;
     uint64_t GetBytesSent() const override { return m_bytesSent; }
     uint64_t GetBytesReceived() const override { return m_bytesReceived; }
+    int64_t AssignStreams(int64_t stream) override;
+    /** CNPs its receiver returned (DCQCN). */
+    uint64_t GetCnps() const { return m_cnps; }
+    /** Its reaction point (null without DCQCN, or before Start). */
+    Ptr<DcqcnRateControl> GetRateControl() const { return m_dcqcn; }
 
   protected:
     void DoDispose() override;
@@ -49,6 +64,15 @@ class FlowRingTransport : public RingTransport
     void HandleFlowDone(uint64_t flow);
     void Release(uint64_t message);
     void HandleArrival(uint64_t bytes);
+    /** DCQCN: the notification point's interval; samples marks and feeds the reaction point. */
+    void CheckMarks();
+    void HandleRate(double oldBps, double newBps);
+    /** The cap of the link's flows: the host ceiling, and DCQCN's rate of payload. */
+    double FlowCap() const;
+    /** One path, or the one a fabric's switches pick for a queue pair (UDP 4791 both ways). */
+    const std::vector<uint32_t>& QueuePairPath() const;
+    /** Bytes that left this rank's sender so far (payload). */
+    double SentBytes() const;
 
     // Attributes
     uint16_t m_port;
@@ -59,6 +83,14 @@ class FlowRingTransport : public RingTransport
     uint16_t m_localPortBase;
     bool m_unresponsive;
     double m_windowBytes; //!< per connection; 0: not window-limited
+    Time m_cnpInterval;   //!< 0: no DCQCN
+    uint32_t m_mtu;       //!< payload bytes per packet (counts packets for the marks)
+    Ptr<DcqcnRateControl> m_dcqcn;
+    Ptr<UniformRandomVariable> m_uniform;
+    EventId m_cnpCheck;
+    double m_sentByEnded = 0; //!< payload bytes of flows that ended
+    double m_sentAtCheck = 0; //!< SentBytes() at the last CheckMarks
+    uint64_t m_cnps = 0;
     /** A message in flight: its flows (one per path) still moving, and not yet all sent. */
     struct Message
     {

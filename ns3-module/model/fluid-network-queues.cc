@@ -188,9 +188,9 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
             draining.push_back(f);
             continue;
         }
+        // Its cap holds its sender (pushRate); the port serves its backlog at whatever share.
         f->weight = std::max(backlog, kEmptyBacklogBytes);
-        f->cap
-            = backlog > kEmptyBacklogBytes ? f->spec.capBps : std::min(f->spec.capBps, f->pushRate);
+        f->cap = backlog > kEmptyBacklogBytes ? kUnbounded : f->pushRate;
         pushing.push_back(f);
     }
     auto downstream

@@ -180,6 +180,32 @@ FluidNetwork::GetFlowBytes(uint64_t id)
 }
 
 double
+FluidNetwork::GetFlowSentBytes(uint64_t id)
+{
+    Advance();
+    auto it = m_flows.find(id);
+    if (it == m_flows.end())
+    {
+        return 0.0;
+    }
+    return it->second.Backlogged() ? it->second.pushed : it->second.moved;
+}
+
+void
+FluidNetwork::SetFlowCap(uint64_t id, double capBps)
+{
+    NS_ABORT_MSG_IF(!(capBps > 0), "FluidNetwork: a flow's cap must be above 0");
+    auto it = m_flows.find(id);
+    if (it == m_flows.end() || it->second.spec.capBps == capBps)
+    {
+        return;
+    }
+    Advance();
+    it->second.spec.capBps = capBps;
+    RecomputeUnlessCompleting();
+}
+
+double
 FluidNetwork::GetFlowRate(uint64_t id) const
 {
     auto it = m_flows.find(id);
@@ -221,6 +247,40 @@ FluidNetwork::SetOverflowBuffer(uint32_t link, double bytes)
         m_overflowLinks.push_back(link);
     }
     l.overflowBufferBits = bytes * 8;
+}
+
+void
+FluidNetwork::SetMarking(uint32_t link, double kminBytes, double kmaxBytes, double pmax)
+{
+    Link& l = m_links.at(link);
+    NS_ABORT_MSG_IF(!l.queued, "FluidNetwork: only a queued link marks");
+    NS_ABORT_MSG_IF(!(kmaxBytes > 0 && kminBytes >= 0 && pmax > 0 && pmax <= 1),
+                    "FluidNetwork: a marking ramp needs kmax > 0, kmin >= 0, 0 < pmax <= 1");
+    l.markMinBits = kminBytes * 8;
+    l.markMaxBits = kmaxBytes * 8;
+    l.markPmax = pmax;
+}
+
+double
+FluidNetwork::GetMarkProbability(const std::vector<uint32_t>& path) const
+{
+    // As EcnRampQueueDisc::MarkProbability, on the fluid queue; marks at successive queues
+    // are independent.
+    double unmarked = 1;
+    for (uint32_t id : path)
+    {
+        const Link& l = m_links.at(id);
+        if (l.markMaxBits <= 0 || l.queueBits <= l.markMinBits)
+        {
+            continue;
+        }
+        const double p = l.queueBits >= l.markMaxBits
+                             ? 1.0
+                             : l.markPmax * (l.queueBits - l.markMinBits)
+                                   / std::max(1.0, l.markMaxBits - l.markMinBits);
+        unmarked *= 1 - p;
+    }
+    return 1 - unmarked;
 }
 
 double

@@ -20,7 +20,11 @@
  * recomputed in small time steps (a fraction of the queueing delay); otherwise only at flow
  * events.
  *
- * Approximate, on purpose (docs/flow-engine.md): no drops or ECN marks, no congestion-control
+ * Queued links may mark (SetMarking): the probability that a packet is marked follows the
+ * ramp over the standing queue; a reaction point outside (FlowRingTransport's DCQCN) reads it
+ * and sets its flows' caps.
+ *
+ * Approximate, on purpose (docs/flow-engine.md): no drops at switch ports, no congestion-control
  * dynamics beyond slow start and HyStart (a flow takes its share at once); unresponsive flows
  * share their class's part of a queue by backlog (those all pushed first), not byte by byte in
  * arrival order, so the last bytes of a lone message drain over several queueing delays.
@@ -122,6 +126,13 @@ class FluidNetwork : public Object
      * lossBeta of its window and leaves slow start.
      */
     void SetOverflowBuffer(uint32_t link, double bytes);
+    /**
+     * Gives a queued link DCQCN's ECN marking ramp (ecn-ramp-queue-disc.h) over its standing
+     * queue: probability 0 below kmin bytes, up to pmax at kmax, 1 at or above kmax.
+     */
+    void SetMarking(uint32_t link, double kminBytes, double kmaxBytes, double pmax);
+    /** The probability that a packet along this path is marked at the queues now. */
+    double GetMarkProbability(const std::vector<uint32_t>& path) const;
     /** How many times the link's overflow buffer overflowed. */
     uint64_t GetOverflows(uint32_t link) const { return m_links.at(link).overflows; }
     /** How many windows its overflows cut (each window flow sending through it, each time). */
@@ -153,10 +164,15 @@ class FluidNetwork : public Object
     typedef void (*WindowFlowEndedCallback)(uint64_t id, const WindowRecord& record);
     /** Starts a flow now; returns its id. */
     uint64_t StartFlow(const FlowSpec& spec);
+    /** Sets an active flow's own rate limit (a reaction point's rate) from now on. */
+    void SetFlowCap(uint64_t id, double capBps);
     /** Ends a flow now, whatever it has left (no completion callback). */
     void StopFlow(uint64_t id);
     /** Bytes the flow has moved so far (a stopped or finished flow: its total). */
     double GetFlowBytes(uint64_t id);
+    /** Bytes that have left the flow's sender so far (those delivered, and those queued behind
+     * its queue when it is unresponsive); 0 when not active. */
+    double GetFlowSentBytes(uint64_t id);
     /** The flow's current rate of its own bytes, bits per second (0 when not active). */
     double GetFlowRate(uint64_t id) const;
     uint32_t GetActiveFlows() const { return static_cast<uint32_t>(m_flows.size()); }
@@ -211,6 +227,9 @@ class FluidNetwork : public Object
         double queueBitSeconds = 0;    //!< the queue integrated over time
         double maxQueueBits = 0;       //!< since ResetMaxQueues()
         double overflowBufferBits = 0; //!< SetOverflowBuffer's (0: none)
+        double markMinBits = 0;        //!< SetMarking's ramp (markMax 0: no marks)
+        double markMaxBits = 0;
+        double markPmax = 0;
         double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
         double overrunAtRatesBits = 0; //!< overrunBits when the rates were set
         double overrunSlopeBps = 0;    //!< how it changed under those rates

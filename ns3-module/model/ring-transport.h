@@ -39,6 +39,8 @@ class RingTransport : public Object
     virtual uint64_t GetBytesSent() const = 0;
     /** Payload bytes received from the previous rank so far. */
     virtual uint64_t GetBytesReceived() const = 0;
+    /** Fixes the random streams the transport draws from; returns how many it used. */
+    virtual int64_t AssignStreams(int64_t stream) { return 0; }
 
   protected:
     void DoDispose() override;

@@ -1,13 +1,17 @@
 // FlowRingTransport between two fluid hosts: messages arrive in order, each after its bytes
 // at the link rate plus the route's delay, receives complete as posted, and the weight and
 // the host ceiling set its share.
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/flow-ring-transport.h"
 #include "ns3/fluid-host.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+
+#include <iostream>
 
 using namespace ns3;
 
@@ -98,4 +102,102 @@ TEST_F(FlowRing, HostCeilingAndWireFactorSetTheRate)
     ASSERT_EQ(p.received.size(), 1u);
     EXPECT_EQ(p.received[0].second, 8000 + 3000); // the ceiling, not the link, at 1 byte/ns
     EXPECT_NEAR(p.net->GetLinkBytes(p.link, FluidNetwork::JOB), 10000, 1e-6); // headers too
+}
+
+namespace
+{
+
+// A queue pair's message through a marking port that a window flow holds this deep.
+struct MarkedRun
+{
+    uint64_t cnps = 0;
+    double rateBps = 0; //!< DCQCN's rate when the message has arrived
+    double seconds = 0; //!< the message's time
+};
+
+MarkedRun
+SendThroughMarkingPort(double windowBytes, int64_t stream)
+{
+    const double c = 25e9;
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    const uint32_t nic = net->AddLink(c);
+    const uint32_t port = net->AddLink(c, true, true);
+    net->SetMarking(port, 100e3, 400e3, 0.2);
+    Ptr<Node> nodes[2] = { CreateObject<Node>(), CreateObject<Node>() };
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        Ptr<FluidHost> h = CreateObject<FluidHost>();
+        h->SetNetwork(net);
+        h->SetAddress(Ipv4Address(0x0a000001 + i));
+        nodes[i]->AggregateObject(h);
+    }
+    FluidHost::Route r;
+    r.to = nodes[1]->GetObject<FluidHost>();
+    r.links = { nic, port };
+    r.delay = MicroSeconds(2);
+    nodes[0]->GetObject<FluidHost>()->AddRoute(Ipv4Address(0x0a000002), r);
+    if (windowBytes > 0)
+    {
+        // Another sender's window through the same port: it holds the queue.
+        FluidNetwork::FlowSpec w;
+        w.path = { net->AddLink(c), port };
+        w.kind = FluidNetwork::WINDOW;
+        w.windowBytes = w.initialWindowBytes = windowBytes;
+        w.baseRttS = 4e-6;
+        net->StartFlow(w);
+    }
+    Ptr<FlowRingTransport> tx = CreateObject<FlowRingTransport>();
+    Ptr<FlowRingTransport> rx = CreateObject<FlowRingTransport>();
+    tx->SetAttribute("Unresponsive", BooleanValue(true));
+    tx->SetAttribute("Connections", UintegerValue(0)); // a queue pair
+    tx->SetAttribute("CnpInterval", TimeValue(MicroSeconds(50)));
+    tx->SetNode(nodes[0]);
+    tx->SetNextAddress(Ipv4Address(0x0a000002));
+    tx->AssignStreams(stream);
+    rx->SetNode(nodes[1]);
+    MarkedRun run;
+    rx->SetReceiveCallback(MakeBoundCallback(
+        +[](MarkedRun* m, Ptr<FlowRingTransport> t, uint64_t)
+        {
+            m->seconds = Simulator::Now().GetSeconds();
+            m->rateBps = t->GetRateControl()->GetRateBps();
+            m->cnps = t->GetCnps();
+            Simulator::Stop();
+        },
+        &run, tx));
+    tx->Start();
+    rx->Start();
+    tx->Send(50000000);
+    rx->PostReceive(50000000);
+    Simulator::Stop(Seconds(10));
+    Simulator::Run();
+    tx->Dispose();
+    rx->Dispose();
+    net->Dispose();
+    Simulator::Destroy();
+    return run;
+}
+
+} // namespace
+
+TEST_F(FlowRing, DcqcnCutsAQueuePairWhosePathMarksAndLeavesItAtLineRateWhereNothingDoes)
+{
+    // Nothing queued: no marks, no CNP; the message goes at line rate (8 ms for 50 MB).
+    const MarkedRun alone = SendThroughMarkingPort(0, 7);
+    EXPECT_EQ(alone.cnps, 0u);
+    EXPECT_DOUBLE_EQ(alone.rateBps, 25e9);
+    EXPECT_NEAR(alone.seconds, 50e6 * 8 / 25e9, 1e-5);
+    // A window holding about 240 KB at the port (on the ramp, about 9 % of packets marked):
+    // CNPs cut the queue pair, which the window then outpaces; the message takes longer.
+    const MarkedRun marked = SendThroughMarkingPort(250e3, 7);
+    std::cout << "[measure] 50 MB beside a 250 KB window: " << marked.cnps << " CNPs, "
+              << marked.seconds * 1e3 << " ms, rate at the end " << marked.rateBps / 1e9
+              << " Gbps\n";
+    EXPECT_GT(marked.cnps, 10u);
+    EXPECT_LT(marked.rateBps, 12.5e9);
+    EXPECT_GT(marked.seconds, 3 * alone.seconds);
+    // The draws come from the assigned stream: the same stream, the same run.
+    const MarkedRun again = SendThroughMarkingPort(250e3, 7);
+    EXPECT_EQ(again.cnps, marked.cnps);
+    EXPECT_EQ(again.seconds, marked.seconds);
 }

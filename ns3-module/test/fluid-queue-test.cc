@@ -453,3 +453,38 @@ TEST_F(QueuedPort, TheQueueIsIntegratedOverTimeAndItsLargestKept)
     EXPECT_LT(net->GetMaxQueueBytes(port), largest);
     Simulator::Stop();
 }
+
+TEST_F(QueuedPort, AMarkingPortMarksByTheRampOverItsQueueAndACapDrainsTheBacklog)
+{
+    // DCQCN's ramp: nothing up to 100 KB, 0.2 at 400 KB, everything above.
+    net->SetMarking(port, 100e3, 400e3, 0.2);
+    auto ramp = [](double q) {
+        return q <= 100e3 ? 0.0 : q >= 400e3 ? 1.0 : 0.2 * (q - 100e3) / 300e3;
+    };
+    const std::vector<uint32_t> path{ nic, port };
+    EXPECT_EQ(net->GetMarkProbability(path), 0) << "an empty port marks nothing";
+    // A window of 250 KB holds about 237 KB queued: on the ramp.
+    net->StartFlow(Window(FluidNetwork::kUnbounded, 250e3, 250e3));
+    const double held = net->GetQueueBytes(port);
+    ASSERT_GT(held, 100e3);
+    ASSERT_LT(held, 400e3);
+    EXPECT_DOUBLE_EQ(net->GetMarkProbability(path), ramp(held));
+    EXPECT_DOUBLE_EQ(net->GetMarkProbability({ nic }), 0) << "a NIC does not mark";
+    // Unresponsive RoCE at line rate: its backlog lifts the queue past Kmax.
+    const uint64_t u = net->StartFlow(Unresponsive(FluidNetwork::kUnbounded));
+    RunUntil(MilliSeconds(1));
+    EXPECT_GT(net->GetQueueBytes(port), 400e3);
+    EXPECT_EQ(net->GetMarkProbability(path), 1);
+    EXPECT_GT(net->GetFlowSentBytes(u), net->GetFlowBytes(u)) << "its backlog left the sender";
+    // A reaction point's cut: capped below what the window leaves, the backlog drains to what
+    // a FIFO holds of a 1 Gbps arrival (its rate's part of the queue), the flow moves at its
+    // cap and the queue is about the window's again.
+    net->SetFlowCap(u, 1e9);
+    RunUntil(MilliSeconds(40));
+    EXPECT_NEAR(net->GetFlowRate(u), 1e9, 1e-3 * 1e9);
+    const double backlog = net->GetFlowSentBytes(u) - net->GetFlowBytes(u);
+    EXPECT_NEAR(backlog, net->GetQueueBytes(port) * 1e9 / kC, 0.05 * backlog);
+    EXPECT_LT(net->GetQueueBytes(port), 400e3);
+    EXPECT_DOUBLE_EQ(net->GetMarkProbability(path), ramp(net->GetQueueBytes(port)));
+    Simulator::Stop();
+}
