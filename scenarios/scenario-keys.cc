@@ -456,7 +456,7 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "engine auto: a flow-level run whose FIFO bottleneck port was busier than "
                     "this over the measurement window is re-run at packet level (below 0.95, "
                     "the shipped points agree within 8.8 % at the 95th percentile; "
-                    "docs/flow-engine.md)",
+                    "docs/flow-engine.md), as is one whose switch queue passed its buffer",
                     0, 1, Into(&Scenario::autoMaxUtilization)));
     k.push_back(Key("simulation.flow_whole_steps", KeyType::Boolean, true,
                     "flow engine: each ring step goes as one message, job.nccl.slice_bytes "

@@ -88,6 +88,20 @@ FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& wh
             fifo = true;
         }
     }
+    // A switch port whose queue passed its buffer: there the packet level drops (TCP's losses,
+    // RoCE's go-back-N), which the engine does not model.
+    for (size_t p = 0; p < flowRun.ports.size(); ++p)
+    {
+        const PortSummary& port = flowRun.ports[p];
+        if ((p >= hostPorts || p % 2 == 1) && port.maxQueueBytes > s.switchQueue.bufferBytes)
+        {
+            why = fmt::format("packet: the flow engine's queue at {} reached {:.2f} MB, past "
+                              "topology.switch_queue.buffer_bytes ({:.2f} MB), where the packet "
+                              "level drops; re-run at packet level",
+                              port.port, port.maxQueueBytes / 1e6, s.switchQueue.bufferBytes / 1e6);
+            return false;
+        }
+    }
     const double busy = busiest.utilization;
     const bool in = !fifo || busy < s.autoMaxUtilization;
     why = fmt::format(

@@ -1,6 +1,8 @@
 // The flow-level engine end to end: the same scenario files and outputs as the packet level,
 // the engine named in summary.json with the keys it ignores, the same compute draws for the
 // same seed, and the same result bit for bit on a second run.
+#include "flow-network.h"
+#include "scenario.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -240,4 +242,38 @@ TEST(FlowEngine, AutoKeepsTheFlowRunInItsDomainAndRerunsAtPacketLevelOutOfIt)
     ASSERT_EQ(p.exitCode, 0) << p.output;
     EXPECT_EQ(test::ReadFile(dir.Path() + "/packet/iterations.csv"),
               test::ReadFile(dir.Path() + "/out1/iterations.csv"));
+}
+
+TEST(FlowEngine, AutoRerunsWhereTheEnginesQueuePassedTheSwitchsBuffer)
+{
+    // The domain check on a flow run's summary: configuration B's ports (per host its NIC,
+    // then the ToR's port towards it), the bottleneck far from busy.
+    const Scenario s = ResolveScenario(json::parse(R"({"job": {"transport": "rdma"},
+                        "topology": {"switch_queue": {"buffer_bytes": 4000000}},
+                        "cross_traffic": {"type": "websearch", "load_gbps": 5}})"),
+                                       "inline");
+    RunSummary run;
+    for (uint32_t h = 0; h < s.hosts; ++h)
+    {
+        for (const char* where : { "NIC of S", "ToR port towards S" })
+        {
+            PortSummary p;
+            p.port = where + std::to_string(h);
+            p.utilization = 0.3;
+            run.ports.push_back(p);
+        }
+    }
+    run.bottleneck = run.ports[1];
+    std::string why;
+    EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
+    run.ports[0].maxQueueBytes = 5000000; // a NIC's queue is not the switch's buffer
+    EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
+    run.ports[1].maxQueueBytes = 4000000; // full, not past
+    EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
+    run.ports[1].maxQueueBytes = 4000001;
+    EXPECT_FALSE(FlowEngineInDomain(s, run, why));
+    EXPECT_NE(why.find("ToR port towards S0 reached 4.00 MB, past "
+                       "topology.switch_queue.buffer_bytes (4.00 MB)"),
+              std::string::npos)
+        << why;
 }
