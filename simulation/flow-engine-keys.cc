@@ -19,7 +19,7 @@ FlowEngineIgnoredKeys()
         "topology.switch_queue.ecn_kmin_bytes (but with simulation.flow_queues and ecn)",
         "topology.switch_queue.ecn_kmax_bytes (but with simulation.flow_queues and ecn)",
         "topology.switch_queue.ecn_pmax (but with simulation.flow_queues and ecn)",
-        "topology.pfc",
+        "topology.pfc.xon_bytes (its enabled and xoff_bytes count with simulation.flow_queues)",
         "dcqcn (but with simulation.flow_queues and topology.switch_queue.discipline ecn)",
         "job.rdma.ack_interval",
         "job.rdma.cnp_interval_us (but with simulation.flow_queues and ecn)",

@@ -147,6 +147,12 @@ FlowNetwork::FlowNetwork(const Scenario& s)
             // Slow start behind a standing queue can overrun a sender's NIC buffer.
             m_net->SetOverflowBuffer(up.back(), s.hostQueue.bufferBytes);
         }
+        if (m_queues && s.pfcEnabled && HostRunsRdma(s, i))
+        {
+            // PFC: the ToR pauses the host's RoCE at XOFF bytes buffered from it.
+            m_net->SetPauseThreshold(
+                up.back(), AttributeNow<UintegerValue>("ns3::PfcController::XoffBytes").Get());
+        }
         down.push_back(switchPort(bps));
         m_ports.push_back({ StarTopologyHelper::PortName(i, true), up.back() });
         m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });

@@ -52,7 +52,7 @@ class FlowNetwork : public Network
     {
         throw std::logic_error("the flow engine has no packets to capture");
     }
-    uint64_t PfcPauses() const override { return 0; }
+    uint64_t PfcPauses() const override { return m_net->GetPauses(); }
     LossCounts Loss() const override { return {}; } // refused by the scenario rules
     PacketCounts Packets() const override { return {}; }
     const ns3::StarTopology* Topology() const override { return nullptr; }

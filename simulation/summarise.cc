@@ -159,8 +159,8 @@ Phases(const std::vector<IterationRow>& rows)
     return PhaseSummary{ p.forward / n, p.backward / n, p.wait / n, p.step / n };
 }
 
-// Every RDMA job's transports, summed; nothing without one (at flow level: without DCQCN, and
-// only its CNPs).
+// Every RDMA job's transports, summed; nothing without one (at flow level: without DCQCN or
+// PFC pauses, and only its CNPs and pauses).
 std::optional<RdmaSummary>
 Rdma(const FinishedRun& run)
 {
@@ -190,7 +190,7 @@ Rdma(const FinishedRun& run)
         }
     }
     r.pfcPauses = run.network.PfcPauses();
-    return any ? std::optional<RdmaSummary>(r) : std::nullopt;
+    return any || r.pfcPauses > 0 ? std::optional<RdmaSummary>(r) : std::nullopt;
 }
 
 // One job over its own window; its rows go to `rows`.

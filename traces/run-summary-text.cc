@@ -75,9 +75,10 @@ JobLines(const RunSummary& sm)
     }
     if (sm.rdma && sm.engine == "flow")
     {
-        out += fmt::format("  RDMA             {} CNPs (the flow engine's DCQCN; it has no NAKs, "
-                           "timeouts, retransmissions or PFC)\n",
-                           sm.rdma->cnps);
+        out += fmt::format(
+            "  RDMA             {} CNPs, {} PFC pauses (the flow engine's; it has no "
+            "NAKs, timeouts or retransmissions)\n",
+            sm.rdma->cnps, sm.rdma->pfcPauses);
     }
     else if (sm.rdma)
     {

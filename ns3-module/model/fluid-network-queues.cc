@@ -197,6 +197,66 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         = [](uint32_t l, const Flow& f) { return !Upstream(f.spec.path, l, f.queuedAt); };
     WaterFill(draining, left, downstream);
     WaterFill(pushing, left, downstream);
+    if (m_anyPause)
+    {
+        Pause(pushing);
+    }
+}
+
+void
+FluidNetwork::Pause(const std::vector<Flow*>& pushing)
+{
+    // Each NIC's unresponsive bytes waiting at queued links (the ToR's ingress count).
+    std::vector<double>& held = m_scratch.probe;
+    held.assign(m_links.size(), 0);
+    for (const Flow* f : m_active)
+    {
+        if (f->Backlogged())
+        {
+            held[f->spec.path[0]] += (f->pushed - f->moved) * f->spec.wireFactor * 8;
+        }
+    }
+    for (uint32_t l = 0; l < m_links.size(); ++l)
+    {
+        Link& nic = m_links[l];
+        const bool paused = nic.pauseBits > 0 && held[l] >= nic.pauseBits * (1 - 1e-9);
+        m_pauses += paused && !nic.paused ? 1 : 0;
+        nic.paused = paused;
+    }
+    for (Flow* f : pushing)
+    {
+        if (m_links[f->spec.path[0]].paused)
+        {
+            f->pushRate = std::min(f->pushRate, f->rate);
+        }
+    }
+}
+
+double
+FluidNetwork::UntilPause() const
+{
+    // Per NIC with a threshold: its queued backlog and how fast it grows.
+    std::vector<double> held(m_links.size(), 0);
+    std::vector<double> growth(m_links.size(), 0);
+    for (const Flow* f : m_active)
+    {
+        if (f->Backlogged())
+        {
+            held[f->spec.path[0]] += (f->pushed - f->moved) * f->spec.wireFactor * 8;
+            growth[f->spec.path[0]] += (f->pushRate - f->rate) * f->spec.wireFactor;
+        }
+    }
+    double until = kUnbounded;
+    for (uint32_t l = 0; l < m_links.size(); ++l)
+    {
+        const Link& nic = m_links[l];
+        if (nic.pauseBits > 0 && !nic.paused && growth[l] > 0
+            && held[l] < nic.pauseBits * (1 - 1e-9))
+        {
+            until = std::min(until, (nic.pauseBits - held[l]) / growth[l]);
+        }
+    }
+    return until;
 }
 
 bool
@@ -317,7 +377,16 @@ FluidNetwork::QueueStep() const
         const Time overflow = NanoSeconds(static_cast<int64_t>(std::ceil(untilOverflow * 1e9)));
         step = delay > 0 ? std::min(step, overflow) : overflow;
     }
-    return std::min(m_maxStep, std::max(m_minStep, step));
+    step = std::min(m_maxStep, std::max(m_minStep, step));
+    // A NIC's queued backlog growing: the step ends when PFC pauses it (shorter than the
+    // shortest step if need be: the backlog must not pass XOFF).
+    const double untilPause = m_anyPause ? UntilPause() : kUnbounded;
+    if (untilPause < kUnbounded)
+    {
+        step = std::min(step, NanoSeconds(std::max<int64_t>(
+                                  1, static_cast<int64_t>(std::ceil(untilPause * 1e9)))));
+    }
+    return step;
 }
 
 } // namespace ns3

@@ -261,6 +261,14 @@ FluidNetwork::SetMarking(uint32_t link, double kminBytes, double kmaxBytes, doub
     l.markPmax = pmax;
 }
 
+void
+FluidNetwork::SetPauseThreshold(uint32_t nic, double bytes)
+{
+    NS_ABORT_MSG_IF(!(bytes > 0), "FluidNetwork: a pause threshold needs bytes above 0");
+    m_links.at(nic).pauseBits = bytes * 8;
+    m_anyPause = true;
+}
+
 double
 FluidNetwork::GetMarkProbability(const std::vector<uint32_t>& path) const
 {

@@ -133,6 +133,14 @@ class FluidNetwork : public Object
     void SetMarking(uint32_t link, double kminBytes, double kmaxBytes, double pmax);
     /** The probability that a packet along this path is marked at the queues now. */
     double GetMarkProbability(const std::vector<uint32_t>& path) const;
+    /**
+     * PFC: the switch pauses this NIC's unresponsive flows while more than `bytes` of theirs
+     * wait at queued links (the ToR's XOFF for the host on that port; a fluid pause sends
+     * exactly what leaves, so XON does not enter).
+     */
+    void SetPauseThreshold(uint32_t nic, double bytes);
+    /** How many times a NIC's flows were paused (reached the threshold). */
+    uint64_t GetPauses() const { return m_pauses; }
     /** How many times the link's overflow buffer overflowed. */
     uint64_t GetOverflows(uint32_t link) const { return m_links.at(link).overflows; }
     /** How many windows its overflows cut (each window flow sending through it, each time). */
@@ -230,6 +238,8 @@ class FluidNetwork : public Object
         double markMinBits = 0;        //!< SetMarking's ramp (markMax 0: no marks)
         double markMaxBits = 0;
         double markPmax = 0;
+        double pauseBits = 0; //!< SetPauseThreshold's (0: no PFC)
+        bool paused = false;
         double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
         double overrunAtRatesBits = 0; //!< overrunBits when the rates were set
         double overrunSlopeBps = 0;    //!< how it changed under those rates
@@ -344,6 +354,12 @@ class FluidNetwork : public Object
     EventId m_completion;
     bool m_completing = false; //!< CompleteDue is calling back
     uint64_t m_recomputations = 0;
+    uint64_t m_pauses = 0;
+    bool m_anyPause = false;
+    /** PFC: pushing flows whose NIC's queued backlog is at its threshold send what leaves. */
+    void Pause(const std::vector<Flow*>& pushing);
+    /** Seconds until a NIC's queued backlog reaches its pause threshold at these rates. */
+    double UntilPause() const;
     double m_completionSlackS; //!< attribute: a flow this close to done completes
     double m_stepFraction;     //!< attribute: queue step as a fraction of the queueing delay
     Time m_minStep;            //!< attribute

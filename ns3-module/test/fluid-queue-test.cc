@@ -488,3 +488,25 @@ TEST_F(QueuedPort, AMarkingPortMarksByTheRampOverItsQueueAndACapDrainsTheBacklog
     EXPECT_DOUBLE_EQ(net->GetMarkProbability(path), ramp(net->GetQueueBytes(port)));
     Simulator::Stop();
 }
+
+TEST_F(QueuedPort, PfcHoldsANicsQueuedBacklogAtItsThresholdAndSendsOnlyWhatLeaves)
+{
+    // Unresponsive RoCE beside a window holding 1 MB: its backlog grows without bound (above)
+    // unless the ToR pauses its NIC at 500 KB queued.
+    net->SetPauseThreshold(nic, 500e3);
+    net->StartFlow(Window(FluidNetwork::kUnbounded, 1e6, 1e6));
+    const uint64_t u = net->StartFlow(Unresponsive(FluidNetwork::kUnbounded));
+    for (double t : { 4e-3, 16e-3 })
+    {
+        RunUntil(Seconds(t));
+        const double backlog = net->GetFlowSentBytes(u) - net->GetFlowBytes(u);
+        EXPECT_NEAR(backlog, 500e3, 0.01 * 500e3) << "at " << t;
+        // Paused: the NIC sends what the port serves of it.
+        EXPECT_NEAR(net->GetLinkRate(nic, FluidNetwork::JOB), net->GetFlowRate(u), 1e-6 * kC)
+            << "at " << t;
+        EXPECT_GT(net->GetFlowRate(u), 0);
+    }
+    EXPECT_EQ(net->GetPauses(), 1u);
+    EXPECT_LT(net->GetQueueBytes(port), 1.6e6) << "the window's and 500 KB";
+    Simulator::Stop();
+}
