@@ -27,9 +27,16 @@ struct Pair
     uint32_t link;
     std::vector<std::pair<uint64_t, int64_t>> received; //!< bytes, ns
 
+    /** Over one link of this rate, 3 us away. */
     explicit Pair(double bps)
     {
         link = net->AddLink(bps);
+        Connect({ link }, MicroSeconds(3));
+    }
+    Pair() = default;
+    /** The sender's route to the receiver over these links of `net`. */
+    void Connect(const std::vector<uint32_t>& links, Time delay)
+    {
         for (uint32_t i = 0; i < 2; ++i)
         {
             Ptr<FluidHost> h = CreateObject<FluidHost>();
@@ -39,8 +46,8 @@ struct Pair
         }
         FluidHost::Route r;
         r.to = nodes[1]->GetObject<FluidHost>();
-        r.links = { link };
-        r.delay = MicroSeconds(3);
+        r.links = links;
+        r.delay = delay;
         nodes[0]->GetObject<FluidHost>()->AddRoute(Ipv4Address(0x0a000002), r);
         tx->SetNode(nodes[0]);
         tx->SetNextAddress(Ipv4Address(0x0a000002));
@@ -119,23 +126,12 @@ MarkedRun
 SendThroughMarkingPort(double windowBytes, int64_t stream)
 {
     const double c = 25e9;
-    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    Pair pair;
+    const Ptr<FluidNetwork> net = pair.net;
     const uint32_t nic = net->AddLink(c);
     const uint32_t port = net->AddLink(c, true, true);
     net->SetMarking(port, 100e3, 400e3, 0.2);
-    Ptr<Node> nodes[2] = { CreateObject<Node>(), CreateObject<Node>() };
-    for (uint32_t i = 0; i < 2; ++i)
-    {
-        Ptr<FluidHost> h = CreateObject<FluidHost>();
-        h->SetNetwork(net);
-        h->SetAddress(Ipv4Address(0x0a000001 + i));
-        nodes[i]->AggregateObject(h);
-    }
-    FluidHost::Route r;
-    r.to = nodes[1]->GetObject<FluidHost>();
-    r.links = { nic, port };
-    r.delay = MicroSeconds(2);
-    nodes[0]->GetObject<FluidHost>()->AddRoute(Ipv4Address(0x0a000002), r);
+    pair.Connect({ nic, port }, MicroSeconds(2));
     if (windowBytes > 0)
     {
         // Another sender's window through the same port: it holds the queue.
@@ -146,15 +142,12 @@ SendThroughMarkingPort(double windowBytes, int64_t stream)
         w.baseRttS = 4e-6;
         net->StartFlow(w);
     }
-    Ptr<FlowRingTransport> tx = CreateObject<FlowRingTransport>();
-    Ptr<FlowRingTransport> rx = CreateObject<FlowRingTransport>();
+    const Ptr<FlowRingTransport> tx = pair.tx;
+    const Ptr<FlowRingTransport> rx = pair.rx;
     tx->SetAttribute("Unresponsive", BooleanValue(true));
     tx->SetAttribute("Connections", UintegerValue(0)); // a queue pair
     tx->SetAttribute("CnpInterval", TimeValue(MicroSeconds(50)));
-    tx->SetNode(nodes[0]);
-    tx->SetNextAddress(Ipv4Address(0x0a000002));
     tx->AssignStreams(stream);
-    rx->SetNode(nodes[1]);
     MarkedRun run;
     rx->SetReceiveCallback(MakeBoundCallback(
         +[](MarkedRun* m, Ptr<FlowRingTransport> t, uint64_t)
