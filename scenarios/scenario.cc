@@ -366,6 +366,22 @@ CheckTcpCsv(const Scenario& s)
     }
 }
 
+// The flow engine samples DCQCN's notification point once per CNP interval: it needs one.
+void
+CheckFlowDcqcn(const Scenario& s)
+{
+    if (s.engine == "packet" || !FlowEngineHasStandingQueues(s) || s.switchQueue.discipline != "ecn"
+        || s.resolved.at("job").at("rdma").at("cnp_interval_us").get<double>() > 0)
+    {
+        return;
+    }
+    Fail(s.source, "job.rdma.cnp_interval_us",
+         fmt::format("the flow engine's DCQCN (a switch that marks) returns at most one CNP per "
+                     "interval, which 0 (a CNP per marked packet) does not give: expected above "
+                     "0 with simulation.engine \"{}\", or the packet engine",
+                     s.engine));
+}
+
 } // namespace
 
 Scenario
@@ -391,6 +407,7 @@ ResolveScenario(const json& user, const std::string& source)
                  "PFC protects the RoCE class: expected job.transport \"rdma\" with it");
         }
         CheckTcpCsv(s);
+        CheckFlowDcqcn(s);
         return s;
     }
     // Several jobs: each as a scenario of its own, then the scenario as its first job's.
@@ -407,6 +424,7 @@ ResolveScenario(const json& user, const std::string& source)
     s.jobs = std::move(jobs);
     CheckJobsTogether(s);
     CheckTcpCsv(s);
+    CheckFlowDcqcn(s);
     s.resolved["jobs"] = resolvedJobs;
     return s;
 }

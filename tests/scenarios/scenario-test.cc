@@ -385,6 +385,25 @@ TEST(Scenario, TcpCsvNeedsWindowsAndFlows)
     }
 }
 
+TEST(Scenario, TheFlowEnginesDcqcnNeedsACnpInterval)
+{
+    // An RDMA job on the marking switch (the default discipline ecn): a CNP per marked packet
+    // (interval 0) is the packet level's alone.
+    json rdma
+        = { { "job", { { "transport", "rdma" }, { "rdma", { { "cnp_interval_us", 0 } } } } } };
+    EXPECT_NO_THROW(test::Resolve(rdma));
+    for (const std::string engine : { "flow", "auto" })
+    {
+        json bad = rdma;
+        bad["simulation"] = { { "engine", engine } };
+        const std::string error = test::ScenarioErrorOf(bad);
+        EXPECT_NE(error.find("job.rdma.cnp_interval_us"), std::string::npos) << error;
+        EXPECT_NE(error.find("expected above 0"), std::string::npos) << error;
+        bad["topology"] = { { "switch_queue", { { "discipline", "fifo" } } } }; // nothing marks
+        EXPECT_NO_THROW(test::Resolve(bad)) << engine;
+    }
+}
+
 TEST(Scenario, LinkPortNamesAHostsNicOrItsTorPort)
 {
     auto port = [](const std::string& name) {
