@@ -28,7 +28,8 @@ FlowEngineIgnoredKeys()
         "job.rdma.nic_backpressure_bytes",
         "job.rdma.nic_weight",
         "job.rdma.nic_tcp_queues",
-        "tcp.congestion_control (but its HyStart and loss decrease with simulation.flow_queues)",
+        "tcp.congestion_control (but its HyStart, loss decrease and DCTCP's answer to marks "
+        "with simulation.flow_queues)",
         "tcp.snd_buf_bytes (but with simulation.flow_queues)",
         "tcp.rcv_buf_bytes (but with simulation.flow_queues)",
         "tcp.time_wait_ms",
@@ -36,7 +37,7 @@ FlowEngineIgnoredKeys()
         "tcp.delayed_ack_count (but with simulation.flow_queues)",
         "tcp.delayed_ack_timeout_ms",
         "tcp.sack",
-        "tcp.ecn",
+        "tcp.ecn (but with simulation.flow_queues and ecn)",
         "job.tcp.interleave_stripes",
         "job.nccl.slice_bytes (with simulation.flow_whole_steps)",
     };

@@ -241,6 +241,19 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         // CUBIC's HyStart (ns-3's, on by default) ends slow start from its low window on
         // (fluid-network.h); a loss keeps CUBIC's beta of the window, NewReno's half.
         m_newConnection.lossBeta = 0.5;
+        if (m_marks && (s.tcpEcn || s.tcpCongestionControl == "dctcp"))
+        {
+            // ECN-capable: the switch's ramp marks its packets too, and it answers the echoes.
+            m_newConnection.ecn = FluidNetwork::CLASSIC_ECN;
+            if (s.tcpCongestionControl == "dctcp")
+            {
+                const std::string dctcp = "ns3::TcpDctcp::";
+                m_newConnection.ecn = FluidNetwork::DCTCP;
+                m_newConnection.dctcpGain = AttributeNow<DoubleValue>(dctcp + "DctcpShiftG").Get();
+                m_newConnection.dctcpInitialAlpha
+                    = AttributeNow<DoubleValue>(dctcp + "DctcpAlphaOnInit").Get();
+            }
+        }
         if (s.tcpCongestionControl == "cubic")
         {
             const std::string cubic = "ns3::TcpCubic::";

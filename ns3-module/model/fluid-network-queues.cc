@@ -259,6 +259,40 @@ FluidNetwork::UntilPause() const
     return until;
 }
 
+void
+FluidNetwork::Flow::AnswerMarks(double markProbability, double delivered, double dt)
+{
+    // Deterministic in the mean: the marks its delivered packets carry add up, and it answers
+    // once they reach one, at most once per round trip (an echo per window, as TCP's CWR).
+    if (delivered <= 0)
+    {
+        return;
+    }
+    const double rtt = rttS > 0 ? rttS : spec.baseRttS;
+    if (spec.ecn == DCTCP && rtt > 0)
+    {
+        // alpha follows the marked fraction, by gain g per round trip.
+        alpha += spec.dctcpGain * (markProbability - alpha) * std::min(1.0, dt / rtt);
+        alpha = std::clamp(alpha, 0.0, 1.0);
+    }
+    expectedMarks += markProbability * delivered / spec.segmentBytes;
+    const double now = Simulator::Now().GetSeconds();
+    if (expectedMarks < 1 || (lastEcnCutS >= 0 && now - lastEcnCutS < rtt))
+    {
+        return;
+    }
+    if (slowStart)
+    {
+        EndSlowStart(true); // a congestion signal, as a loss
+    }
+    record.maxWindowBytes = std::max(record.maxWindowBytes, WindowInBuffers());
+    const double keep = spec.ecn == DCTCP ? 1 - alpha / 2 : spec.lossBeta;
+    cwnd = std::max(2 * spec.segmentBytes, keep * Window());
+    ++record.ecnCuts;
+    expectedMarks = 0;
+    lastEcnCutS = now;
+}
+
 bool
 FluidNetwork::TrainEndsSlowStart(const Flow& f, double windowBytes) const
 {
@@ -352,10 +386,12 @@ FluidNetwork::QueueStep() const
         }
         else if (f.spec.kind == WINDOW && f.queuedAt >= 0)
         {
-            // A window still growing, behind a queue where it limits the rate.
+            // A window still growing, behind a queue where it limits the rate; or one that
+            // answers the marks its path puts on its packets.
             changing = changing
                        || (f.cwnd < std::min(f.spec.windowBytes, f.spec.bytes)
-                           && GetQueueDelay(f.spec.path) > 0);
+                           && GetQueueDelay(f.spec.path) > 0)
+                       || (f.spec.ecn != NO_ECN && GetMarkProbability(f.spec.path) > 0);
         }
     }
     if (!changing)

@@ -136,6 +136,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     m_active.push_back(&f); // the largest id yet: the list stays in id order
     f.spec = spec;
     f.cwnd = spec.initialWindowBytes;
+    f.alpha = spec.dctcpInitialAlpha;
     if (spec.kind != SHARE)
     {
         for (size_t i = 0; i < spec.path.size(); ++i)
@@ -376,6 +377,10 @@ FluidNetwork::Advance()
         const double before = f.moved;
         f.moved = std::min(f.spec.bytes, f.moved + f.rate * dt / 8);
         const double delivered = f.moved - before;
+        if (f.spec.ecn != NO_ECN && f.queuedAt >= 0)
+        {
+            f.AnswerMarks(GetMarkProbability(f.spec.path), delivered, dt);
+        }
         if (f.spec.kind == WINDOW && f.cwnd < f.spec.windowBytes)
         {
             const double grown = f.cwnd + f.spec.slowStartGain * delivered;

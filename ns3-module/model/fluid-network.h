@@ -75,6 +75,14 @@ class FluidNetwork : public Object
         UNRESPONSIVE = 2 //!< pushes regardless, served from its backlog
     };
 
+    /** A window flow's answer to ECN marks (its packets are not ECN-capable: NO_ECN). */
+    enum EcnResponse : uint8_t
+    {
+        NO_ECN = 0,
+        CLASSIC_ECN = 1, //!< as a loss: keeps lossBeta of its window
+        DCTCP = 2        //!< keeps 1 - alpha / 2, alpha the marked fraction's moving average
+    };
+
     struct FlowSpec
     {
         std::vector<uint32_t> path; //!< link ids, in order
@@ -105,6 +113,11 @@ class FluidNetwork : public Object
         double hystartDelayMaxS = 1.0;
         /** WINDOW: the window kept after a loss (CUBIC's beta). */
         double lossBeta = 0.7;
+        /** WINDOW at marking ports: how it answers ECN echoes (at most once per round trip). */
+        EcnResponse ecn = NO_ECN;
+        /** DCTCP: alpha's gain per round trip, and alpha at the start. */
+        double dctcpGain = 1.0 / 16;
+        double dctcpInitialAlpha = 1;
         Callback<void, uint64_t> done; //!< called with the flow id when its bytes have moved
         /** UNRESPONSIVE at a queued link: called when its bytes have all left the sender (they
          * may still wait in the queue); others: not called. */
@@ -164,7 +177,8 @@ class FluidNetwork : public Object
         double maxWindowBytes = 0;         //!< the largest window (at most its buffers)
         double minRttS = -1; //!< round trip with queueing, at recomputations (negative: none)
         double maxRttS = -1;
-        uint32_t cuts = 0; //!< windows cut by host buffer overflows
+        uint32_t cuts = 0;    //!< windows cut by host buffer overflows
+        uint32_t ecnCuts = 0; //!< windows cut by ECN echoes
     };
     /** A window flow's record so far (none when not active or not a window flow). */
     std::optional<WindowRecord> GetWindowRecord(uint64_t id) const;
@@ -275,6 +289,11 @@ class FluidNetwork : public Object
         double WindowInBuffers() const { return std::min(cwnd, spec.windowBytes); }
         /** Its record: what was kept, with the window and smallest round trip now. */
         WindowRecord Record() const;
+        double expectedMarks = 0; //!< ECN: marked packets expected since its last answer
+        double alpha = 1;         //!< DCTCP
+        double lastEcnCutS = -1;  //!< ECN: when it last cut its window
+        /** ECN: its packets' marks over dt at its path's marking now; answers them. */
+        void AnswerMarks(double markProbability, double delivered, double dt);
         double rttS = 0;             //!< WINDOW: its round trip at the last recomputation
         double minRttS = kUnbounded; //!< WINDOW: the smallest round trip it has seen
         /** WaterFill's: where the links it counts on start and end in Scratch::counted. */

@@ -510,3 +510,28 @@ TEST_F(QueuedPort, PfcHoldsANicsQueuedBacklogAtItsThresholdAndSendsOnlyWhatLeave
     EXPECT_LT(net->GetQueueBytes(port), 1.6e6) << "the window's and 500 KB";
     Simulator::Stop();
 }
+
+TEST_F(QueuedPort, EcnCapableWindowsAnswerTheMarksOfTheRamp)
+{
+    // A 1 MB window alone waits almost whole in the port (about 987 KB, all marked); DCTCP
+    // answering the marks brings the queue down to the ramp, the port still full.
+    net->SetMarking(port, 100e3, 400e3, 0.2);
+    auto spec = Window(FluidNetwork::kUnbounded, 1e6, 1e6);
+    spec.segmentBytes = 1448;
+    spec.ecn = FluidNetwork::DCTCP;
+    const uint64_t w = net->StartFlow(spec);
+    const double unanswered = net->GetQueueBytes(port);
+    EXPECT_GT(unanswered, 900e3);
+    RunUntil(MilliSeconds(20));
+    const auto record = net->GetWindowRecord(w);
+    ASSERT_TRUE(record.has_value());
+    std::cout << "[measure] DCTCP: " << record->ecnCuts << " cuts, queue "
+              << net->GetQueueBytes(port) / 1e3 << " KB, window " << net->GetFlowWindow(w) / 1e3
+              << " KB\n";
+    EXPECT_GT(record->ecnCuts, 1u);
+    EXPECT_FALSE(net->IsInSlowStart(w)) << "the first echo ends slow start";
+    EXPECT_LT(net->GetQueueBytes(port), 400e3);
+    EXPECT_GT(net->GetQueueBytes(port), 0);
+    EXPECT_NEAR(net->GetFlowRate(w), kC, 1e-3 * kC);
+    Simulator::Stop();
+}
