@@ -156,7 +156,8 @@ constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 /** The same for the web-search generator alone: only web-search runs are keyed on it. */
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
 /** The same for the flow-level engine alone: only its runs (flow, auto) are keyed on it. */
-constexpr const char* kFlowEngineModelVersion = "2026-11-28 DCQCN where the switch marks";
+constexpr const char* kFlowEngineModelVersion
+    = "2026-11-28 DCQCN, PFC and ECN-capable TCP behind the standing queues";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";
