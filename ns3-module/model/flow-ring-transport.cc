@@ -129,6 +129,10 @@ FlowRingTransport::Start()
             DataRate(static_cast<uint64_t>(m_host->GetNetwork()->GetLinkCapacity(route.links[0]))));
         m_dcqcn->TraceConnectWithoutContext("Rate",
                                             MakeCallback(&FlowRingTransport::HandleRate, this));
+        // The receiver answers packets: no more than a CNP per packet at line rate.
+        const double packetS = m_mtu * m_wireFactor * 8 / m_dcqcn->GetRateBps();
+        m_checkInterval
+            = std::max(m_cnpInterval, NanoSeconds(static_cast<int64_t>(std::ceil(packetS * 1e9))));
         if (!m_uniform)
         {
             m_uniform = CreateObject<UniformRandomVariable>();
@@ -192,7 +196,7 @@ FlowRingTransport::SendNext()
         if (m_dcqcn && !m_cnpCheck.IsRunning())
         {
             m_sentAtCheck = SentBytes();
-            m_cnpCheck = Simulator::Schedule(m_cnpInterval, &FlowRingTransport::CheckMarks, this);
+            m_cnpCheck = Simulator::Schedule(m_checkInterval, &FlowRingTransport::CheckMarks, this);
         }
         return;
     }
@@ -382,7 +386,7 @@ FlowRingTransport::CheckMarks()
     }
     if (!m_flowToMsg.empty())
     {
-        m_cnpCheck = Simulator::Schedule(m_cnpInterval, &FlowRingTransport::CheckMarks, this);
+        m_cnpCheck = Simulator::Schedule(m_checkInterval, &FlowRingTransport::CheckMarks, this);
     }
 }
 

@@ -84,6 +84,7 @@ class FlowRingTransport : public RingTransport
     bool m_unresponsive;
     double m_windowBytes; //!< per connection; 0: not window-limited
     Time m_cnpInterval;   //!< 0: no DCQCN
+    Time m_checkInterval; //!< the CNP interval, at least a packet's time at line rate
     uint32_t m_mtu;       //!< payload bytes per packet (counts packets for the marks)
     Ptr<DcqcnRateControl> m_dcqcn;
     Ptr<UniformRandomVariable> m_uniform;
