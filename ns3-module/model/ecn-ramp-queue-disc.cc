@@ -53,17 +53,23 @@ EcnRampQueueDisc::AssignStreams(int64_t stream)
 }
 
 double
-EcnRampQueueDisc::MarkProbability(uint32_t q) const
+EcnRampQueueDisc::Ramp(double queued, double kmin, double kmax, double pmax)
 {
-    if (q <= m_kmin)
+    if (queued <= kmin)
     {
         return 0.0;
     }
-    if (q >= m_kmax)
+    if (queued >= kmax)
     {
         return 1.0;
     }
-    return m_pmax * static_cast<double>(q - m_kmin) / static_cast<double>(m_kmax - m_kmin);
+    return pmax * (queued - kmin) / (kmax - kmin);
+}
+
+double
+EcnRampQueueDisc::MarkProbability(uint32_t q) const
+{
+    return Ramp(q, m_kmin, m_kmax, m_pmax);
 }
 
 bool

@@ -27,6 +27,8 @@ class EcnRampQueueDisc : public QueueDisc
 
     /** Marking probability for an arrival that finds `queuedBytes` waiting. */
     double MarkProbability(uint32_t queuedBytes) const;
+    /** The ramp itself, in any unit of queue (the flow engine's fluid queues use it too). */
+    static double Ramp(double queued, double kmin, double kmax, double pmax);
     int64_t AssignStreams(int64_t stream);
 
   private:

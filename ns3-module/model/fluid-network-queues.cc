@@ -208,7 +208,9 @@ FluidNetwork::Pause(const std::vector<Flow*>& pushing)
 {
     // Each NIC's unresponsive bytes waiting at queued links (the ToR's ingress count).
     std::vector<double>& held = m_scratch.probe;
+    std::vector<double>& growth = m_scratch.heldGrowth;
     held.assign(m_links.size(), 0);
+    growth.assign(m_links.size(), 0);
     for (const Flow* f : m_active)
     {
         if (f->Backlogged())
@@ -230,33 +232,23 @@ FluidNetwork::Pause(const std::vector<Flow*>& pushing)
             f->pushRate = std::min(f->pushRate, f->rate);
         }
     }
-}
-
-double
-FluidNetwork::UntilPause() const
-{
-    // Per NIC with a threshold: its queued backlog and how fast it grows.
-    std::vector<double> held(m_links.size(), 0);
-    std::vector<double> growth(m_links.size(), 0);
+    // Under these rates, when the next NIC reaches its threshold (QueueStep ends there).
     for (const Flow* f : m_active)
     {
         if (f->Backlogged())
         {
-            held[f->spec.path[0]] += (f->pushed - f->moved) * f->spec.wireFactor * 8;
             growth[f->spec.path[0]] += (f->pushRate - f->rate) * f->spec.wireFactor;
         }
     }
-    double until = kUnbounded;
+    m_untilPauseS = kUnbounded;
     for (uint32_t l = 0; l < m_links.size(); ++l)
     {
         const Link& nic = m_links[l];
-        if (nic.pauseBits > 0 && !nic.paused && growth[l] > 0
-            && held[l] < nic.pauseBits * (1 - 1e-9))
+        if (nic.pauseBits > 0 && !nic.paused && growth[l] > 0)
         {
-            until = std::min(until, (nic.pauseBits - held[l]) / growth[l]);
+            m_untilPauseS = std::min(m_untilPauseS, (nic.pauseBits - held[l]) / growth[l]);
         }
     }
-    return until;
 }
 
 void
@@ -416,11 +408,10 @@ FluidNetwork::QueueStep() const
     step = std::min(m_maxStep, std::max(m_minStep, step));
     // A NIC's queued backlog growing: the step ends when PFC pauses it (shorter than the
     // shortest step if need be: the backlog must not pass XOFF).
-    const double untilPause = m_anyPause ? UntilPause() : kUnbounded;
-    if (untilPause < kUnbounded)
+    if (m_untilPauseS < kUnbounded)
     {
         step = std::min(step, NanoSeconds(std::max<int64_t>(
-                                  1, static_cast<int64_t>(std::ceil(untilPause * 1e9)))));
+                                  1, static_cast<int64_t>(std::ceil(m_untilPauseS * 1e9)))));
     }
     return step;
 }

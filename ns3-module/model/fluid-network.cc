@@ -1,5 +1,7 @@
 #include "fluid-network.h"
 
+#include "ecn-ramp-queue-disc.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -273,21 +275,17 @@ FluidNetwork::SetPauseThreshold(uint32_t nic, double bytes)
 double
 FluidNetwork::GetMarkProbability(const std::vector<uint32_t>& path) const
 {
-    // As EcnRampQueueDisc::MarkProbability, on the fluid queue; marks at successive queues
-    // are independent.
+    // The packet level's ramp on the fluid queue; marks at successive queues are independent.
     double unmarked = 1;
     for (uint32_t id : path)
     {
         const Link& l = m_links.at(id);
-        if (l.markMaxBits <= 0 || l.queueBits <= l.markMinBits)
+        if (l.markMaxBits > 0)
         {
-            continue;
+            unmarked
+                *= 1
+                   - EcnRampQueueDisc::Ramp(l.queueBits, l.markMinBits, l.markMaxBits, l.markPmax);
         }
-        const double p = l.queueBits >= l.markMaxBits
-                             ? 1.0
-                             : l.markPmax * (l.queueBits - l.markMinBits)
-                                   / std::max(1.0, l.markMaxBits - l.markMinBits);
-        unmarked *= 1 - p;
     }
     return 1 - unmarked;
 }

@@ -335,6 +335,7 @@ class FluidNetwork : public Object
     {
         std::vector<double> left;
         std::vector<double> probe;
+        std::vector<double> heldGrowth; //!< Pause's: each NIC's queued backlog's growth
         std::vector<Flow*> all;
         std::vector<Flow*> paced;
         std::vector<Flow*> rest;
@@ -375,10 +376,12 @@ class FluidNetwork : public Object
     uint64_t m_recomputations = 0;
     uint64_t m_pauses = 0;
     bool m_anyPause = false;
-    /** PFC: pushing flows whose NIC's queued backlog is at its threshold send what leaves. */
+    /** PFC: pushing flows whose NIC's queued backlog is at its threshold send what leaves;
+     * sets m_untilPauseS. */
     void Pause(const std::vector<Flow*>& pushing);
-    /** Seconds until a NIC's queued backlog reaches its pause threshold at these rates. */
-    double UntilPause() const;
+    /** Seconds from the last recomputation until a NIC's queued backlog reaches its pause
+     * threshold at its rates (kUnbounded: none will). */
+    double m_untilPauseS = kUnbounded;
     double m_completionSlackS; //!< attribute: a flow this close to done completes
     double m_stepFraction;     //!< attribute: queue step as a fraction of the queueing delay
     Time m_minStep;            //!< attribute
