@@ -148,14 +148,16 @@ DcqcnRateControl::ReceiveCnp()
 }
 
 void
-DcqcnRateControl::NotifyBytesSent(uint32_t bytes)
+DcqcnRateControl::NotifyBytesSent(uint64_t bytes)
 {
     if (m_rc >= m_lineRate)
     {
         return; // at line rate there is nothing to recover
     }
     m_bytesThisStage += bytes;
-    if (m_bytesThisStage >= m_byteCounter)
+    // One call may complete several stages (a packet above a tiny counter, a fluid sender's
+    // interval): each is an increase of its own.
+    while (m_bytesThisStage >= m_byteCounter && m_rc < m_lineRate)
     {
         m_bytesThisStage -= m_byteCounter;
         ++m_byteStages;

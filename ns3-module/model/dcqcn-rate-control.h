@@ -43,7 +43,7 @@ class DcqcnRateControl : public Object
     /** A CNP arrived for this queue pair. */
     void ReceiveCnp();
     /** The queue pair put this many bytes on the wire (drives the byte counter). */
-    void NotifyBytesSent(uint32_t bytes);
+    void NotifyBytesSent(uint64_t bytes);
 
   protected:
     void DoDispose() override;

@@ -363,14 +363,7 @@ FlowRingTransport::CheckMarks()
     m_sentAtCheck = sent;
     if (bytes > 0)
     {
-        // The byte counter counts wire bytes, a stage at most per call: in pieces.
-        double wire = bytes * m_wireFactor;
-        while (wire >= 1)
-        {
-            const double piece = std::min(wire, 65536.0);
-            m_dcqcn->NotifyBytesSent(static_cast<uint32_t>(piece));
-            wire -= piece;
-        }
+        m_dcqcn->NotifyBytesSent(static_cast<uint64_t>(bytes * m_wireFactor)); // wire bytes
         const Ptr<FluidNetwork> net = m_host->GetNetwork();
         const double p = net->GetMarkProbability(QueuePairPath());
         if (p > 0)

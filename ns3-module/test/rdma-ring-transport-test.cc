@@ -149,6 +149,32 @@ TEST(DcqcnRateControl, CutAndRecoveryFollowThePublishedRules)
     Simulator::Destroy();
 }
 
+TEST(DcqcnRateControl, ACallThatSpansSeveralByteStagesIncreasesOncePerStage)
+{
+    // The flow engine reports an interval's bytes at once, and a packet may exceed a small
+    // counter: three stages' bytes in one call are three increases, as in three calls.
+    const uint64_t stage = 100'000;
+    std::vector<Ptr<DcqcnRateControl>> rcs;
+    for (int i = 0; i < 2; ++i)
+    {
+        rcs.push_back(CreateObjectWithAttributes<DcqcnRateControl>(
+            "ByteCounter", UintegerValue(stage), "FastRecoverySteps", UintegerValue(5)));
+        rcs.back()->SetLineRate(DataRate("25Gbps"));
+        rcs.back()->ReceiveCnp();
+    }
+    const double rt = rcs[0]->GetTargetRateBps();
+    const double cut = rcs[0]->GetRateBps();
+    rcs[0]->NotifyBytesSent(3 * stage + 10);
+    for (int i = 0; i < 3; ++i)
+    {
+        rcs[1]->NotifyBytesSent(stage);
+    }
+    // Fast recovery halves the gap to the target at each stage.
+    EXPECT_NEAR(rcs[0]->GetRateBps(), rt - (rt - cut) / 8, 1.0);
+    EXPECT_DOUBLE_EQ(rcs[0]->GetRateBps(), rcs[1]->GetRateBps());
+    Simulator::Destroy();
+}
+
 TEST(RdmaTransport, OneFlowReachesLineRateGoodput)
 {
     StarTopology t = StarTopologyHelper(RdmaStar()).Install();
