@@ -353,7 +353,8 @@ FluidNetwork::UntilOverflow() const
     for (uint32_t l : m_overflowLinks)
     {
         const Link& link = m_links[l];
-        if (link.SendingBps() > link.bps)
+        // (Rates that add up to the link's, rounding apart, fill nothing.)
+        if (link.SendingBps() > link.bps * (1 + 1e-9))
         {
             until = std::min(until, (link.overflowBufferBits - link.overrunBits)
                                         / (link.SendingBps() - link.bps));
@@ -399,10 +400,13 @@ FluidNetwork::QueueStep() const
             delay = delay > 0 ? std::min(delay, d) : d;
         }
     }
-    Time step = Seconds(m_stepFraction * delay);
+    // (A queue so deep that its step is far beyond the longest is held at the longest before it
+    // becomes an ns-3 Time.)
+    const double stepS = m_stepFraction * delay;
+    Time step = stepS < 1e6 ? Seconds(stepS) : m_maxStep;
     if (untilOverflow < kUnbounded)
     {
-        const Time overflow = NanoSeconds(static_cast<int64_t>(std::ceil(untilOverflow * 1e9)));
+        const Time overflow = NanoSecondsAtMost(std::ceil(untilOverflow * 1e9), m_maxStep);
         step = delay > 0 ? std::min(step, overflow) : overflow;
     }
     step = std::min(m_maxStep, std::max(m_minStep, step));
@@ -410,8 +414,9 @@ FluidNetwork::QueueStep() const
     // shortest step if need be: the backlog must not pass XOFF).
     if (m_untilPauseS < kUnbounded)
     {
-        step = std::min(step, NanoSeconds(std::max<int64_t>(
-                                  1, static_cast<int64_t>(std::ceil(m_untilPauseS * 1e9)))));
+        step = std::min(
+            step,
+            std::max(NanoSeconds(1), NanoSecondsAtMost(std::ceil(m_untilPauseS * 1e9), m_maxStep)));
     }
     return step;
 }

@@ -146,6 +146,10 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
             f.queuedAt = m_links[spec.path[i]].queued ? static_cast<int>(i) : f.queuedAt;
         }
     }
+    // An unresponsive flow pushes what the links before its queue allow (its NIC): with none,
+    // only its cap can hold it.
+    NS_ABORT_MSG_IF(f.Backlogged() && f.queuedAt == 0 && std::isinf(spec.capBps),
+                    "FluidNetwork: an unresponsive flow needs a link before its queue or a cap");
     RecomputeUnlessCompleting();
     return id;
 }
@@ -479,6 +483,13 @@ FluidNetwork::Recompute()
     ScheduleNextCompletion();
 }
 
+Time
+FluidNetwork::NanoSecondsAtMost(double ns, Time most)
+{
+    return ns < static_cast<double>(most.GetNanoSeconds()) ? NanoSeconds(static_cast<int64_t>(ns))
+                                                           : most;
+}
+
 void
 FluidNetwork::ScheduleNextCompletion()
 {
@@ -505,8 +516,10 @@ FluidNetwork::ScheduleNextCompletion()
     {
         // Rounded up to the next nanosecond, so that the flow is done when the event runs
         // (less a thousandth of one: rounding in the byte counts must not cost a whole ns).
-        const auto ns = static_cast<int64_t>(std::ceil(std::max(0.0, soonest * 1e9 - 1e-3)));
-        m_completion = Simulator::Schedule(NanoSeconds(ns), &FluidNetwork::CompleteDue, this);
+        // (A completion beyond ns-3's range of times is looked at again a billion seconds on.)
+        const Time in
+            = NanoSecondsAtMost(std::ceil(std::max(0.0, soonest * 1e9 - 1e-3)), Seconds(1e9));
+        m_completion = Simulator::Schedule(in, &FluidNetwork::CompleteDue, this);
     }
 }
 

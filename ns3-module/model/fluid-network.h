@@ -190,7 +190,8 @@ class FluidNetwork : public Object
     void SetFlowCap(uint64_t id, double capBps);
     /** Ends a flow now, whatever it has left (no completion callback). */
     void StopFlow(uint64_t id);
-    /** Bytes the flow has moved so far (a stopped or finished flow: its total). */
+    /** Bytes the flow has moved so far (a stopped flow: its total; a finished one is not kept:
+     * 0, its bytes being its size). */
     double GetFlowBytes(uint64_t id);
     /** Bytes that have left the flow's sender so far (those delivered, and those queued behind
      * its queue when it is unresponsive); 0 when not active. */
@@ -328,6 +329,9 @@ class FluidNetwork : public Object
     void WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
                    const std::function<bool(uint32_t, const Flow&)>& counts);
     void ScheduleNextCompletion();
+    /** A whole number of nanoseconds as a Time, at most `most` (far-off instants must not
+     * overflow ns-3's 64-bit count of them). */
+    static Time NanoSecondsAtMost(double ns, Time most);
     void CompleteDue();
 
     /** Working space of a recomputation, kept between them so that it allocates nothing. */

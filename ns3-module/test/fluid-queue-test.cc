@@ -396,6 +396,37 @@ TEST(FluidOverflow, AHostBufferOverflowsWithoutAnyQueuedPortToo)
     Simulator::Destroy();
 }
 
+TEST(FluidOverflow, ASaturatedSenderWhoseRatesAddUpToItsLinkDoesNotFillItsBuffer)
+{
+    // Flows that share a host's FIFO link exactly fill it; their rates, added up, may pass its
+    // rate by a rounding residue. That is no filling buffer: no time steps (a fuzzing finding:
+    // the overflow, 10^13 s away, overflowed ns-3's nanosecond count and forced the shortest
+    // step instead).
+    for (const int flows : { 3, 7, 11 })
+    {
+        Ptr<FluidNetwork> n = CreateObject<FluidNetwork>();
+        const uint32_t sender = n->AddLink(kC, true);
+        n->SetOverflowBuffer(sender, 8e6);
+        FluidNetwork::FlowSpec spec;
+        spec.path = { sender };
+        for (int i = 0; i < flows; ++i)
+        {
+            spec.weight = 1 + i / 3.0;
+            spec.wireFactor = 1 + i / 97.0;
+            n->StartFlow(spec);
+        }
+        Simulator::Stop(MilliSeconds(100));
+        Simulator::Run();
+        std::cout << "[measure] " << flows
+                  << " flows filling a sender's link: " << n->GetRecomputations()
+                  << " recomputations in 100 ms\n";
+        EXPECT_EQ(n->GetRecomputations(), static_cast<uint64_t>(flows));
+        EXPECT_EQ(n->GetOverflows(sender), 0u);
+        n->Dispose();
+        Simulator::Destroy();
+    }
+}
+
 TEST_F(QueuedPort, AWindowFlowHandsItsRecordOverAsItEnds)
 {
     // WindowFlowEnded fires once for each window flow that ends, done or stopped, with its
