@@ -186,6 +186,19 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
 RunOutput
 RunScenario(const Scenario& s, const RunOptions& options)
 {
+    if (s.engine == "flow")
+    {
+        // Said, not acted on: where auto would re-run it at packet level.
+        RunOutput out = RunInOneEngine(s, options);
+        std::string why;
+        if (!FlowEngineInDomain(s, out.summary, why))
+        {
+            const std::string verdict = "packet: ";
+            out.summary.engineDomain
+                = why.rfind(verdict, 0) == 0 ? why.substr(verdict.size()) : why;
+        }
+        return out;
+    }
     if (s.engine != "auto")
     {
         return RunInOneEngine(s, options);

@@ -150,6 +150,10 @@ FormatHumanSummary(const RunSummary& sm)
             l.requestedPercent, l.hosts.empty() ? "every link" : "the links of " + l.hosts,
             l.AppliedPercent(), l.packetsLost, l.packetsArrived);
     }
+    if (!sm.engineDomain.empty())
+    {
+        out += fmt::format("  out of domain    {} (engine auto would)\n", sm.engineDomain);
+    }
     const PortSummary& b = sm.bottleneck;
     out += fmt::format("  bottleneck       {}: utilization {:.1f}%", b.port, 100 * b.utilization);
     if (sm.engine == "flow" && b.maxQueueBytes > 0)

@@ -296,6 +296,10 @@ ToJson(const RunSummary& s)
     {
         j["engine_auto"] = s.engineAuto;
     }
+    if (!s.engineDomain.empty())
+    {
+        j["engine_domain"] = s.engineDomain;
+    }
     FiguresToJson(s, j);
     if (!s.jobs.empty())
     {
@@ -385,6 +389,10 @@ RunSummaryFromJson(const json& j, const std::string& source)
     if (r.Has("engine_auto"))
     {
         s.engineAuto = r.Get<std::string>("engine_auto");
+    }
+    if (r.Has("engine_domain"))
+    {
+        s.engineDomain = r.Get<std::string>("engine_domain");
     }
     if (r.Has("engine_ignores"))
     {

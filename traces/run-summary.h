@@ -171,6 +171,9 @@ struct RunSummary : JobFigures
     std::string engine = "packet";          //!< simulation.engine: "packet" or "flow"
     std::vector<std::string> engineIgnores; //!< keys this engine does not model (flow)
     std::string engineAuto; //!< simulation.engine auto: which engine ran and why ("" otherwise)
+    /** simulation.engine flow: why the run fell out of the engine's domain, where `auto` would
+     * re-run it at packet level ("" inside it, and for other engines). */
+    std::string engineDomain;
     std::vector<JobSummary> jobs; //!< empty without a job
     CrossTrafficSummary crossTraffic;
     std::optional<RdmaSummary> rdma; //!< every RDMA job's transports, summed
