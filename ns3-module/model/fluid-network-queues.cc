@@ -254,8 +254,24 @@ FluidNetwork::Pause(const std::vector<Flow*>& pushing)
 void
 FluidNetwork::Flow::AnswerMarks(double markProbability, double delivered, double dt)
 {
-    // Deterministic in the mean: the marks its delivered packets carry add up, and it answers
-    // once they reach one, at most once per round trip (an echo per window, as TCP's CWR).
+    // Deterministic in the mean: the marks its delivered packets carry add up, and once they
+    // reach one their echo comes back a round trip later (the marked packet leaves the queue,
+    // reaches the receiver, its ACK returns), when the window falls; at most once per round
+    // trip (an echo per window, as TCP's CWR).
+    const double now = Simulator::Now().GetSeconds();
+    if (ecnCutDueS >= 0 && now >= ecnCutDueS)
+    {
+        if (slowStart)
+        {
+            EndSlowStart(true); // a congestion signal, as a loss
+        }
+        record.maxWindowBytes = std::max(record.maxWindowBytes, WindowInBuffers());
+        const double keep = spec.ecn == DCTCP ? 1 - alpha / 2 : spec.lossBeta;
+        cwnd = std::max(2 * spec.segmentBytes, keep * Window());
+        ++record.ecnCuts;
+        lastEcnCutS = now;
+        ecnCutDueS = -1;
+    }
     if (delivered <= 0)
     {
         return;
@@ -268,21 +284,12 @@ FluidNetwork::Flow::AnswerMarks(double markProbability, double delivered, double
         alpha = std::clamp(alpha, 0.0, 1.0);
     }
     expectedMarks += markProbability * delivered / spec.segmentBytes;
-    const double now = Simulator::Now().GetSeconds();
-    if (expectedMarks < 1 || (lastEcnCutS >= 0 && now - lastEcnCutS < rtt))
+    if (expectedMarks < 1 || ecnCutDueS >= 0 || (lastEcnCutS >= 0 && now - lastEcnCutS < rtt))
     {
         return;
     }
-    if (slowStart)
-    {
-        EndSlowStart(true); // a congestion signal, as a loss
-    }
-    record.maxWindowBytes = std::max(record.maxWindowBytes, WindowInBuffers());
-    const double keep = spec.ecn == DCTCP ? 1 - alpha / 2 : spec.lossBeta;
-    cwnd = std::max(2 * spec.segmentBytes, keep * Window());
-    ++record.ecnCuts;
     expectedMarks = 0;
-    lastEcnCutS = now;
+    ecnCutDueS = now + rtt;
 }
 
 bool
@@ -369,6 +376,8 @@ FluidNetwork::QueueStep() const
     // A host buffer filling up: the step ends when it would overflow.
     const double untilOverflow = m_overflowLinks.empty() ? kUnbounded : UntilOverflow();
     bool changing = untilOverflow < kUnbounded;
+    double untilEcho = kUnbounded; // the next ECN echo that cuts a window
+    const double now = Simulator::Now().GetSeconds();
     for (const Flow* flow : m_active)
     {
         const Flow& f = *flow;
@@ -385,6 +394,11 @@ FluidNetwork::QueueStep() const
                        || (f.cwnd < std::min(f.spec.windowBytes, f.spec.bytes)
                            && GetQueueDelay(f.spec.path) > 0)
                        || (f.spec.ecn != NO_ECN && GetMarkProbability(f.spec.path) > 0);
+            if (f.ecnCutDueS >= 0)
+            {
+                changing = true;
+                untilEcho = std::min(untilEcho, f.ecnCutDueS - now);
+            }
         }
     }
     if (!changing)
@@ -410,6 +424,11 @@ FluidNetwork::QueueStep() const
         step = delay > 0 ? std::min(step, overflow) : overflow;
     }
     step = std::min(m_maxStep, std::max(m_minStep, step));
+    if (untilEcho < kUnbounded)
+    {
+        step = std::min(step, std::max(NanoSeconds(1),
+                                       NanoSecondsAtMost(std::ceil(untilEcho * 1e9), m_maxStep)));
+    }
     // A NIC's queued backlog growing: the step ends when PFC pauses it (shorter than the
     // shortest step if need be: the backlog must not pass XOFF).
     if (m_untilPauseS < kUnbounded)

@@ -293,6 +293,9 @@ class FluidNetwork : public Object
         double expectedMarks = 0; //!< ECN: marked packets expected since its last answer
         double alpha = 1;         //!< DCTCP
         double lastEcnCutS = -1;  //!< ECN: when it last cut its window
+        /** ECN: when the echo of the marks it answers comes back and its window falls (a round
+         * trip after the marks added up; negative: none on its way). */
+        double ecnCutDueS = -1;
         /** ECN: its packets' marks over dt at its path's marking now; answers them. */
         void AnswerMarks(double markProbability, double delivered, double dt);
         double rttS = 0;             //!< WINDOW: its round trip at the last recomputation

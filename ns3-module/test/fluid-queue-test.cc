@@ -542,6 +542,30 @@ TEST_F(QueuedPort, PfcHoldsANicsQueuedBacklogAtItsThresholdAndSendsOnlyWhatLeave
     Simulator::Stop();
 }
 
+TEST_F(QueuedPort, AnEcnEchoCutsTheWindowARoundTripAfterTheMarks)
+{
+    // A 1 MB window alone waits almost whole in the port, every packet marked: the marks add
+    // up at once, but the window falls only when their echo returns, a round trip (base plus
+    // the queue's delay) later, and then by CUBIC's loss decrease.
+    net->SetMarking(port, 100e3, 400e3, 0.2);
+    auto spec = Window(FluidNetwork::kUnbounded, 1e6, 1e6);
+    spec.segmentBytes = 1448;
+    spec.ecn = FluidNetwork::CLASSIC_ECN;
+    const uint64_t w = net->StartFlow(spec);
+    const double rtt = spec.baseRttS + net->GetQueueBytes(port) * 8 / kC;
+    RunUntil(Seconds(0.5 * rtt));
+    std::cout << "[measure] round trip " << rtt * 1e6 << " us; window at half of it "
+              << net->GetFlowWindow(w) / 1e3 << " KB";
+    EXPECT_DOUBLE_EQ(net->GetFlowWindow(w), 1e6) << "the echo is still on its way";
+    EXPECT_EQ(net->GetWindowRecord(w)->ecnCuts, 0u);
+    RunUntil(Seconds(1.5 * rtt));
+    std::cout << ", at one and a half " << net->GetFlowWindow(w) / 1e3 << " KB\n";
+    EXPECT_EQ(net->GetWindowRecord(w)->ecnCuts, 1u);
+    // (Then a segment per round trip: less than one since.)
+    EXPECT_NEAR(net->GetFlowWindow(w), 0.7e6, 1448);
+    Simulator::Stop();
+}
+
 TEST_F(QueuedPort, EcnCapableWindowsAnswerTheMarksOfTheRamp)
 {
     // A 1 MB window alone waits almost whole in the port (about 987 KB, all marked); DCTCP

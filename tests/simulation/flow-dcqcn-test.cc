@@ -102,12 +102,13 @@ TEST(FlowDcqcn, TheRingWhereTheSwitchMarksSlowsAsAtPacketLevelWhereMaxMinLeftItA
     EXPECT_EQ(compared, 2);
 }
 
-// DCTCP web-search answers the ramp's marks (FluidNetwork::Flow::AnswerMarks): against the shipped
-// packet runs of examples/dcqcn/dctcp.json (results/flow-engine/dctcp), at the same points as
-// above. Where the packet level's queue falls from CUBIC's to DCTCP's, the engine's falls too and
-// lands within a factor of 1.5 of it; the ring's time stays within the packet level's spread
-// over seeds at these loads (up to 59 %), and the CNPs are fewer, as everywhere with DCTCP
-// (docs/flow-engine.md: the fluid queue does not fluctuate above the ramp's start as packets do).
+// DCTCP web-search answers the ramp's marks (FluidNetwork::Flow::AnswerMarks, the echo a round
+// trip after the marks): against the shipped packet runs of examples/dcqcn/dctcp.json
+// (results/flow-engine/dctcp), at the same points as above. Where the packet level's queue falls
+// from CUBIC's to DCTCP's, the engine's falls too and lands within a factor of 1.5 of it; the
+// ring's time stays within the packet level's spread over seeds at these loads (up to 59 %), and
+// its queue pairs get the packet level's CNPs within 30 % (answered at once, 0.60 and 0.65 of
+// them: the queue never rose as far up the ramp).
 TEST(FlowDcqcn, DctcpWebSearchKeepsThePortsQueueAsAtPacketLevel)
 {
     const std::string dctcpRuns = FLUMEN_SOURCE_DIR "/results/flow-engine/dctcp/";
@@ -134,8 +135,8 @@ TEST(FlowDcqcn, DctcpWebSearchKeepsThePortsQueueAsAtPacketLevel)
         EXPECT_GT(flow[1].queueBytes, packet[1].queueBytes / 1.5);
         EXPECT_LT(flow[1].queueBytes, packet[1].queueBytes * 1.5);
         EXPECT_LT(std::abs(flow[1].mean / packet[1].mean - 1), 0.3);
-        EXPECT_GT(flow[1].cnps, packet[1].cnps * 0.4);
-        EXPECT_LT(flow[1].cnps, packet[1].cnps);
+        EXPECT_GT(flow[1].cnps, packet[1].cnps * 0.7);
+        EXPECT_LT(flow[1].cnps, packet[1].cnps * 1.3);
         ++compared;
     }
     EXPECT_EQ(compared, 2);
