@@ -141,6 +141,16 @@ struct QueuedPort : ::testing::Test
         s.segmentBytes = 1448;
         return s;
     }
+    // A 1 MB window alone behind the port that marks on DCQCN's ramp (100 to 400 KB, 0.2):
+    // almost all of it waits in the queue, every packet marked.
+    FluidNetwork::FlowSpec MarkedWindow(FluidNetwork::EcnResponse ecn)
+    {
+        net->SetMarking(port, 100e3, 400e3, 0.2);
+        auto s = Window(FluidNetwork::kUnbounded, 1e6, 1e6);
+        s.segmentBytes = 1448;
+        s.ecn = ecn;
+        return s;
+    }
     void RunUntil(Time t)
     {
         Simulator::Stop(t - Simulator::Now());
@@ -547,10 +557,7 @@ TEST_F(QueuedPort, AnEcnEchoCutsTheWindowARoundTripAfterTheMarks)
     // A 1 MB window alone waits almost whole in the port, every packet marked: the marks add
     // up at once, but the window falls only when their echo returns, a round trip (base plus
     // the queue's delay) later, and then by CUBIC's loss decrease.
-    net->SetMarking(port, 100e3, 400e3, 0.2);
-    auto spec = Window(FluidNetwork::kUnbounded, 1e6, 1e6);
-    spec.segmentBytes = 1448;
-    spec.ecn = FluidNetwork::CLASSIC_ECN;
+    const auto spec = MarkedWindow(FluidNetwork::CLASSIC_ECN);
     const uint64_t w = net->StartFlow(spec);
     const double rtt = spec.baseRttS + net->GetQueueBytes(port) * 8 / kC;
     RunUntil(Seconds(0.5 * rtt));
@@ -570,11 +577,7 @@ TEST_F(QueuedPort, EcnCapableWindowsAnswerTheMarksOfTheRamp)
 {
     // A 1 MB window alone waits almost whole in the port (about 987 KB, all marked); DCTCP
     // answering the marks brings the queue down to the ramp, the port still full.
-    net->SetMarking(port, 100e3, 400e3, 0.2);
-    auto spec = Window(FluidNetwork::kUnbounded, 1e6, 1e6);
-    spec.segmentBytes = 1448;
-    spec.ecn = FluidNetwork::DCTCP;
-    const uint64_t w = net->StartFlow(spec);
+    const uint64_t w = net->StartFlow(MarkedWindow(FluidNetwork::DCTCP));
     const double unanswered = net->GetQueueBytes(port);
     EXPECT_GT(unanswered, 900e3);
     RunUntil(MilliSeconds(20));

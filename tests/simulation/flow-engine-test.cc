@@ -205,27 +205,45 @@ TEST(FlowEngine, BothEnginesRunMoreHostsThanTheTestbed)
     EXPECT_NEAR(mean[1], mean[0], 0.1 * mean[0]);
 }
 
-TEST(FlowEngine, AutoKeepsTheFlowRunInItsDomainAndRerunsAtPacketLevelOutOfIt)
+namespace
 {
-    // A small ring beside iperf into S0 (configuration B, a FIFO ToR port): at 5 Gbps the
-    // port is far from busy and the flow run stands; at 23 Gbps it is saturated and the run
-    // is the packet level's.
-    test::TempDir dir;
-    const std::string scenario = dir.Write("auto.json", R"({
+
+/** A small ring beside iperf into S0 (configuration B, a FIFO ToR port) in one engine. */
+std::string
+RingBesideIperf(const test::TempDir& dir, const std::string& engine)
+{
+    return dir.Write(engine + ".json", R"({
       "topology": {"configuration": "B"},
       "job": {"model": "m", "iterations": 3, "warmup_iterations": 1},
       "models": {"m": {"parameters": 2000000, "compute_s": 0.004}},
       "cross_traffic": {"type": "iperf"},
-      "simulation": {"engine": "auto"}})");
+      "simulation": {"engine": ")" + engine + "\"}}");
+}
+
+/** The run of that scenario at this load into dir/out<i>: its summary and printed text. */
+std::pair<json, std::string>
+RunBesideIperf(const test::TempDir& dir, const std::string& scenario, const std::string& load,
+               int i)
+{
+    const std::string out = dir.Path() + "/out" + std::to_string(i);
+    auto r = test::RunFlumen(scenario + " --set cross_traffic.load_gbps=" + load + " --out " + out);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    return { json::parse(test::ReadFile(out + "/summary.json")), r.output };
+}
+
+} // namespace
+
+TEST(FlowEngine, AutoKeepsTheFlowRunInItsDomainAndRerunsAtPacketLevelOutOfIt)
+{
+    // At 5 Gbps the port is far from busy and the flow run stands; at 23 Gbps it is saturated
+    // and the run is the packet level's.
+    test::TempDir dir;
+    const std::string scenario = RingBesideIperf(dir, "auto");
     json runs[2];
     const char* loads[2] = { "5", "23" };
     for (int i = 0; i < 2; ++i)
     {
-        const std::string out = dir.Path() + "/out" + std::to_string(i);
-        auto r = test::RunFlumen(scenario + " --quiet --set cross_traffic.load_gbps=" + loads[i]
-                                 + " --out " + out);
-        ASSERT_EQ(r.exitCode, 0) << r.output;
-        runs[i] = json::parse(test::ReadFile(out + "/summary.json"));
+        runs[i] = RunBesideIperf(dir, scenario, loads[i], i).first;
         std::cout << "[measure] auto at " << loads[i] << " Gbps: " << runs[i]["engine_auto"]
                   << "\n";
     }
@@ -250,23 +268,13 @@ TEST(FlowEngine, AFlowRunOutOfItsDomainSaysWhyAndKeepsItsResult)
     // saturated FIFO port is named in summary.json (engine_domain) and the text summary, and
     // the run is still the flow engine's.
     test::TempDir dir;
-    const std::string scenario = dir.Write("flow.json", R"({
-      "topology": {"configuration": "B"},
-      "job": {"model": "m", "iterations": 3, "warmup_iterations": 1},
-      "models": {"m": {"parameters": 2000000, "compute_s": 0.004}},
-      "cross_traffic": {"type": "iperf"},
-      "simulation": {"engine": "flow"}})");
+    const std::string scenario = RingBesideIperf(dir, "flow");
     json runs[2];
     std::string text[2];
     const char* loads[2] = { "5", "23" };
     for (int i = 0; i < 2; ++i)
     {
-        const std::string out = dir.Path() + "/out" + std::to_string(i);
-        auto r = test::RunFlumen(scenario + " --set cross_traffic.load_gbps=" + loads[i] + " --out "
-                                 + out);
-        ASSERT_EQ(r.exitCode, 0) << r.output;
-        text[i] = r.output;
-        runs[i] = json::parse(test::ReadFile(out + "/summary.json"));
+        std::tie(runs[i], text[i]) = RunBesideIperf(dir, scenario, loads[i], i);
     }
     std::cout << "[measure] flow at 23 Gbps: " << runs[1]["engine_domain"] << "\n";
     EXPECT_FALSE(runs[0].contains("engine_domain"));
