@@ -95,7 +95,7 @@ FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& wh
         const PortSummary& port = flowRun.ports[p];
         if ((p >= hostPorts || p % 2 == 1) && port.maxQueueBytes > s.switchQueue.bufferBytes)
         {
-            why = fmt::format("packet: the flow engine's queue at {} reached {:.2f} MB, past "
+            why = fmt::format("the flow engine's queue at {} reached {:.2f} MB, past "
                               "topology.switch_queue.buffer_bytes ({:.2f} MB), where the packet "
                               "level drops; re-run at packet level",
                               port.port, port.maxQueueBytes / 1e6, s.switchQueue.bufferBytes / 1e6);
@@ -105,8 +105,8 @@ FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& wh
     const double busy = busiest.utilization;
     const bool in = !fifo || busy < s.autoMaxUtilization;
     why = fmt::format(
-        "{}: the flow engine's bottleneck ({}, {}) was {:.1f} % busy{}", in ? "flow" : "packet",
-        busiest.port, fifo ? "FIFO" : "round robin", 100 * busy,
+        "the flow engine's bottleneck ({}, {}) was {:.1f} % busy{}", busiest.port,
+        fifo ? "FIFO" : "round robin", 100 * busy,
         in ? ""
            : fmt::format(", above simulation.auto_max_utilization = {}; re-run at packet level",
                          s.autoMaxUtilization));

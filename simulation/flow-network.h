@@ -23,7 +23,8 @@ const std::vector<std::string>& FlowEngineIgnoredKeys();
 /**
  * Whether a flow-level run stayed where the flow engine agrees with the packet level: not
  * when its bottleneck is a FIFO port (any but an RDMA job's round-robin NIC, configuration A)
- * busier than simulation.auto_max_utilization. `why` says which, and the figures.
+ * busier than simulation.auto_max_utilization, nor where a switch port's queue passed its
+ * buffer. `why` gives the reason and the figures (RunScenario prefixes auto's verdict).
  */
 bool FlowEngineInDomain(const Scenario& scenario, const RunSummary& flowRun, std::string& why);
 

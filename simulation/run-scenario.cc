@@ -193,9 +193,7 @@ RunScenario(const Scenario& s, const RunOptions& options)
         std::string why;
         if (!FlowEngineInDomain(s, out.summary, why))
         {
-            const std::string verdict = "packet: ";
-            out.summary.engineDomain
-                = why.rfind(verdict, 0) == 0 ? why.substr(verdict.size()) : why;
+            out.summary.engineDomain = why;
         }
         return out;
     }
@@ -218,7 +216,9 @@ RunScenario(const Scenario& s, const RunOptions& options)
         {
             RunOutput out = RunInOneEngine(flow, options);
             flowWallS = out.summary.wallTimeS;
-            if (FlowEngineInDomain(s, out.summary, why))
+            const bool in = FlowEngineInDomain(s, out.summary, why);
+            why = fmt::format("{}: {}", in ? "flow" : "packet", why);
+            if (in)
             {
                 out.summary.engineAuto = why;
                 return out;

@@ -376,8 +376,7 @@ FluidNetwork::QueueStep() const
     // A host buffer filling up: the step ends when it would overflow.
     const double untilOverflow = m_overflowLinks.empty() ? kUnbounded : UntilOverflow();
     bool changing = untilOverflow < kUnbounded;
-    double untilEcho = kUnbounded; // the next ECN echo that cuts a window
-    const double now = Simulator::Now().GetSeconds();
+    double echoS = kUnbounded; // when the next ECN echo cuts a window
     for (const Flow* flow : m_active)
     {
         const Flow& f = *flow;
@@ -397,7 +396,7 @@ FluidNetwork::QueueStep() const
             if (f.ecnCutDueS >= 0)
             {
                 changing = true;
-                untilEcho = std::min(untilEcho, f.ecnCutDueS - now);
+                echoS = std::min(echoS, f.ecnCutDueS);
             }
         }
     }
@@ -424,18 +423,14 @@ FluidNetwork::QueueStep() const
         step = delay > 0 ? std::min(step, overflow) : overflow;
     }
     step = std::min(m_maxStep, std::max(m_minStep, step));
-    if (untilEcho < kUnbounded)
-    {
-        step = std::min(step, std::max(NanoSeconds(1),
-                                       NanoSecondsAtMost(std::ceil(untilEcho * 1e9), m_maxStep)));
-    }
-    // A NIC's queued backlog growing: the step ends when PFC pauses it (shorter than the
-    // shortest step if need be: the backlog must not pass XOFF).
-    if (m_untilPauseS < kUnbounded)
+    // The step ends, shorter than the shortest if need be, where an ECN echo cuts a window or
+    // PFC pauses a NIC whose queued backlog grows (it must not pass XOFF).
+    const double untilS = std::min(
+        echoS < kUnbounded ? echoS - Simulator::Now().GetSeconds() : kUnbounded, m_untilPauseS);
+    if (untilS < kUnbounded)
     {
         step = std::min(
-            step,
-            std::max(NanoSeconds(1), NanoSecondsAtMost(std::ceil(m_untilPauseS * 1e9), m_maxStep)));
+            step, std::max(NanoSeconds(1), NanoSecondsAtMost(std::ceil(untilS * 1e9), m_maxStep)));
     }
     return step;
 }
