@@ -10,12 +10,12 @@ FlowEngineIgnoredKeys()
 {
     // Buffers, loss and congestion control: what the fluid model does not have
     // (docs/flow-engine.md). The switch's discipline, the TCP buffers, delayed ACKs, CUBIC's
-    // HyStart and a FIFO host buffer's overflow (its loss decrease) do count where its
-    // standing queues apply; and where their switch ports mark (ecn), the marking ramp and
-    // DCQCN.
+    // HyStart, a FIFO host buffer's overflow (its loss decrease) and the switch's buffer (its
+    // drops) do count where its standing queues apply; and where their switch ports mark (ecn), the
+    // marking ramp and DCQCN.
     static const std::vector<std::string> keys = {
         "topology.host_queue (but its fifo buffer_bytes with simulation.flow_queues)",
-        "topology.switch_queue.buffer_bytes",
+        "topology.switch_queue.buffer_bytes (but with simulation.flow_queues)",
         "topology.switch_queue.ecn_kmin_bytes (but with simulation.flow_queues and ecn)",
         "topology.switch_queue.ecn_kmax_bytes (but with simulation.flow_queues and ecn)",
         "topology.switch_queue.ecn_pmax (but with simulation.flow_queues and ecn)",

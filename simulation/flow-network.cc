@@ -88,17 +88,20 @@ FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& wh
             fifo = true;
         }
     }
-    // A switch port whose queue passed its buffer: there the packet level drops (TCP's losses,
-    // RoCE's go-back-N), which the engine does not model.
+    // A switch port whose queue reached its buffer: there both engines drop, the engine only
+    // approximately (its flows lose in step, RoCE's go-back-N is not modelled:
+    // docs/flow-engine.md, "Drops at switch ports").
     for (size_t p = 0; p < flowRun.ports.size(); ++p)
     {
         const PortSummary& port = flowRun.ports[p];
-        if ((p >= hostPorts || p % 2 == 1) && port.maxQueueBytes > s.switchQueue.bufferBytes)
+        const bool filled = port.maxQueueBytes >= s.switchQueue.bufferBytes
+                            || (port.switchBuffer && port.switchBuffer->overflows > 0);
+        if ((p >= hostPorts || p % 2 == 1) && filled)
         {
-            why = fmt::format("the flow engine's queue at {} reached {:.2f} MB, past "
-                              "topology.switch_queue.buffer_bytes ({:.2f} MB), where the packet "
-                              "level drops; re-run at packet level",
-                              port.port, port.maxQueueBytes / 1e6, s.switchQueue.bufferBytes / 1e6);
+            why = fmt::format("the flow engine's queue at {} reached "
+                              "topology.switch_queue.buffer_bytes ({:.2f} MB), where its drops are "
+                              "approximate; re-run at packet level",
+                              port.port, s.switchQueue.bufferBytes / 1e6);
             return false;
         }
     }
@@ -128,6 +131,11 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     const auto switchPort = [&](double rate)
     {
         const uint32_t link = m_net->AddLink(rate, true, m_queues);
+        if (m_queues)
+        {
+            // A full port drops: windows lose, unresponsive RoCE pushes what it serves.
+            m_net->SetDropBuffer(link, s.switchQueue.bufferBytes);
+        }
         if (m_marks)
         {
             const auto& q = s.switchQueue;
@@ -238,6 +246,8 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         m_newConnection.initialWindowBytes = double(kTcpInitialCwndSegments) * mss;
         m_newConnection.slowStartGain = 1.0 / std::max(1u, TcpSocketDefault("DelAckCount"));
         m_newConnection.segmentBytes = mss;
+        m_newConnection.timeoutS
+            = AttributeNow<TimeValue>("ns3::TcpSocketBase::MinRto").Get().GetSeconds();
         // CUBIC's HyStart (ns-3's, on by default) ends slow start from its low window on
         // (fluid-network.h); a loss keeps CUBIC's beta of the window, NewReno's half.
         m_newConnection.lossBeta = 0.5;
@@ -355,6 +365,10 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
     auto ids = std::make_shared<std::vector<uint64_t>>();
     Ptr<FluidNetwork> net = m_net;
     const double wire = m_tcpWireFactor;
+    const double segment = m_newConnection.segmentBytes;
+    const double beta = m_newConnection.lossBeta;
+    const double rto = m_newConnection.timeoutS;
+    const double gain = m_newConnection.slowStartGain;
     const Ipv4Address from = m_addresses[m_crossSource];
     const Ipv4Address to = m_addresses[m_crossDestination];
     Simulator::Schedule(start,
@@ -370,6 +384,12 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
                                                    IperfHelper::kDefaultPort);
                                 spec.capBps = gbps * 1e9 / streams;
                                 spec.paced = true;
+                                // Where a full port drops, its window falls and grows back.
+                                spec.baseRttS = 2 * route.delay.GetSeconds();
+                                spec.segmentBytes = segment;
+                                spec.lossBeta = beta;
+                                spec.timeoutS = rto;
+                                spec.slowStartGain = gain;
                                 spec.wireFactor = wire;
                                 spec.cls = FluidNetwork::CROSS;
                                 ids->push_back(net->StartFlow(spec));
@@ -497,16 +517,22 @@ FlowNetwork::Summary(const Port& port) const
                          + m_net->GetLinkBytes(port.link, FluidNetwork::CROSS)
                          - m_windowStartBytes.at(port.link);
     p.utilization = window > 0 ? bytes * 8 / (m_net->GetLinkCapacity(port.link) * window) : 0;
-    // Standing queues only (flow_queues): no drops or marks in the fluid model.
+    // Standing queues only (flow_queues); drops and marks are not counted as packets.
     const double queue = m_net->GetQueueByteSeconds(port.link) - m_windowStartQueue.at(port.link);
     p.meanQueueBytes = window > 0 ? queue / window : 0;
     p.maxQueueBytes = static_cast<uint64_t>(m_net->GetMaxQueueBytes(port.link) + 0.5);
+    // Where the packet level drops, the engine's overflows cut windows: at a host buffer, and
+    // at a switch port's (with standing queues).
+    const BufferLossSummary& start = m_windowStartHostBuffer.at(port.link);
+    const BufferLossSummary losses{ m_net->GetOverflows(port.link) - start.overflows,
+                                    m_net->GetWindowsCut(port.link) - start.windowsCut };
     if (m_net->HasOverflowBuffer(port.link))
     {
-        // Where the packet level drops, the engine's overflows cut windows.
-        const HostBufferSummary& start = m_windowStartHostBuffer.at(port.link);
-        p.hostBuffer = HostBufferSummary{ m_net->GetOverflows(port.link) - start.overflows,
-                                          m_net->GetWindowsCut(port.link) - start.windowsCut };
+        p.hostBuffer = losses;
+    }
+    else if (m_net->HasDropBuffer(port.link))
+    {
+        p.switchBuffer = losses;
     }
     return p;
 }

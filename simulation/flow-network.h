@@ -89,7 +89,7 @@ class FlowNetwork : public Network
     double m_windowStartS = 0;
     std::vector<double> m_windowStartBytes;                 //!< per link, both classes
     std::vector<double> m_windowStartQueue;                 //!< per link, its queue's byte-seconds
-    std::vector<HostBufferSummary> m_windowStartHostBuffer; //!< per link, its overflows so far
+    std::vector<BufferLossSummary> m_windowStartHostBuffer; //!< per link, its overflows so far
     std::unique_ptr<FluidLinkBins> m_bins;                  //!< link.csv (none: not binned)
 };
 

@@ -181,6 +181,13 @@ FormatHumanSummary(const RunSummary& sm)
                                p.port, p.hostBuffer->overflows, p.hostBuffer->windowsCut,
                                p.meanQueueBytes / 1e3, p.maxQueueBytes / 1e3);
         }
+        if (p.switchBuffer && p.switchBuffer->overflows > 0)
+        {
+            out += fmt::format("  switch buffer    {}: filled {} times, cut {} windows (the flow "
+                               "engine's drops), queue max {:.0f} KB\n",
+                               p.port, p.switchBuffer->overflows, p.switchBuffer->windowsCut,
+                               p.maxQueueBytes / 1e3);
+        }
     }
     // A fabric: its busiest uplink, where jobs meet.
     const PortSummary* uplink = nullptr;

@@ -31,10 +31,14 @@ PortToJson(const PortSummary& p)
             { "ecn_marks", p.ecnMarks },
             { "mean_queue_bytes", p.meanQueueBytes },
             { "max_queue_bytes", p.maxQueueBytes } };
-    if (p.hostBuffer)
+    for (const auto& [key, buffer] : { std::pair{ "host_buffer", &p.hostBuffer },
+                                       std::pair{ "switch_buffer", &p.switchBuffer } })
     {
-        j["host_buffer"] = { { "overflows", p.hostBuffer->overflows },
-                             { "windows_cut", p.hostBuffer->windowsCut } };
+        if (*buffer)
+        {
+            j[key] = { { "overflows", (*buffer)->overflows },
+                       { "windows_cut", (*buffer)->windowsCut } };
+        }
     }
     return j;
 }
@@ -165,11 +169,15 @@ PortFrom(const Reader& r)
     p.ecnMarks = r.Get<uint64_t>("ecn_marks");
     p.meanQueueBytes = r.Get<double>("mean_queue_bytes");
     p.maxQueueBytes = r.Get<uint64_t>("max_queue_bytes");
-    if (r.Has("host_buffer"))
+    for (const auto& [key, buffer] : { std::pair{ "host_buffer", &p.hostBuffer },
+                                       std::pair{ "switch_buffer", &p.switchBuffer } })
     {
-        const Reader b = r.Object("host_buffer");
-        p.hostBuffer
-            = HostBufferSummary{ b.Get<uint64_t>("overflows"), b.Get<uint64_t>("windows_cut") };
+        if (r.Has(key))
+        {
+            const Reader b = r.Object(key);
+            *buffer
+                = BufferLossSummary{ b.Get<uint64_t>("overflows"), b.Get<uint64_t>("windows_cut") };
+        }
     }
     return p;
 }

@@ -25,12 +25,13 @@ class RunSummaryError : public std::runtime_error
 };
 
 /**
- * The flow engine's host buffer at a sender's NIC (FluidNetwork::SetOverflowBuffer), over the
- * measurement window: where the packet level drops packets, the engine cuts windows.
+ * The flow engine's losses at a buffer over the measurement window: a sender's NIC buffer
+ * (FluidNetwork::SetOverflowBuffer) or a switch port's (SetDropBuffer). Where the packet level
+ * drops packets, the engine cuts windows.
  */
-struct HostBufferSummary
+struct BufferLossSummary
 {
-    uint64_t overflows = 0;
+    uint64_t overflows = 0;  //!< times it overflowed (a switch port: it filled)
     uint64_t windowsCut = 0; //!< each window flow sending through it, at each overflow
 };
 
@@ -43,7 +44,8 @@ struct PortSummary
     uint64_t ecnMarks = 0;
     double meanQueueBytes = 0;
     uint64_t maxQueueBytes = 0;
-    std::optional<HostBufferSummary> hostBuffer; //!< flow engine, host buffers only
+    std::optional<BufferLossSummary> hostBuffer;   //!< flow engine, host buffers only
+    std::optional<BufferLossSummary> switchBuffer; //!< flow engine, switch ports' drop buffers
 };
 
 /** One hop of the ring over the measurement window (from ring.csv's bins). */

@@ -39,6 +39,7 @@ FluidNetwork::SolveQueues()
 {
     // Twice where a window flow crosses two queued links (a fabric): each sees the other's
     // queue in its round trip.
+    const double now = Simulator::Now().GetSeconds();
     bool twoQueues = false;
     for (int pass = 0; pass < (twoQueues ? 2 : 1); ++pass)
     {
@@ -53,6 +54,10 @@ FluidNetwork::SolveQueues()
         for (const Flow* flow : m_active)
         {
             const Flow& f = *flow;
+            if (f.idleUntilS > now)
+            {
+                continue; // a timeout: nothing in flight
+            }
             const double wire = f.spec.wireFactor * 8;
             if (f.Backlogged())
             {
@@ -67,12 +72,12 @@ FluidNetwork::SolveQueues()
                 {
                     continue;
                 }
-                if (f.spec.paced)
+                if (f.spec.paced && !f.PacedByWindow())
                 {
                     ports[l].used = true;
                     ports[l].paced += f.spec.capBps * f.spec.wireFactor;
                 }
-                else if (f.spec.kind == WINDOW)
+                else if (f.spec.kind == WINDOW || f.PacedByWindow())
                 {
                     double others = 0;
                     for (uint32_t o : f.spec.path)
@@ -103,7 +108,7 @@ FluidNetwork::SolveQueues()
         }
         for (auto& link : m_links)
         {
-            link.queueBits = 0;
+            link.queueBits = link.backlogBits = 0;
         }
         for (size_t l = 0; l < ports.size(); ++l)
         {
@@ -114,7 +119,12 @@ FluidNetwork::SolveQueues()
             }
             Link& link = m_links[l];
             link.queueBits = FifoQueueBits(link.bps, p.paced, p.windows, p.backlog);
-            link.maxQueueBits = std::max(link.maxQueueBits, link.queueBits);
+            link.backlogBits = p.backlog;
+            // (A queue beyond a drop buffer is held at it: DropAtFullBuffers.)
+            link.maxQueueBits
+                = std::max(link.maxQueueBits, link.dropBufferBits > 0
+                                                  ? std::min(link.queueBits, link.dropBufferBits)
+                                                  : link.queueBits);
         }
     }
 }
@@ -124,10 +134,19 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
                               const std::vector<Flow*>& rest, std::vector<double>& left)
 {
     SolveQueues();
+    if (!m_dropLinks.empty())
+    {
+        DropAtFullBuffers();
+    }
     std::vector<Flow*>& backlogged = m_scratch.backlogged;
     backlogged.clear();
+    const double now = Simulator::Now().GetSeconds();
     for (Flow* f : all)
     {
+        if (f->idleUntilS > now)
+        {
+            f->cap = 0; // a retransmission timeout
+        }
         if (f->spec.kind == WINDOW && f->queuedAt >= 0)
         {
             const double queueing = GetQueueDelay(f->spec.path);
@@ -152,6 +171,11 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
                 f->cap = std::min(f->cap, f->Window() * 8 / f->rttS);
             }
         }
+        else if (f->PacedByWindow())
+        {
+            f->rttS = f->spec.baseRttS + GetQueueDelay(f->spec.path);
+            f->cap = f->rttS > 0 ? std::min(f->cap, f->cwnd * 8 / f->rttS) : f->cap;
+        }
         if (f->Backlogged())
         {
             backlogged.push_back(f);
@@ -171,7 +195,6 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
     // of it): first those whose bytes have all been pushed, each by the time its last byte
     // reaches the head (FIFO within the class), then the others in proportion to their
     // backlogs (an empty backlog is served at most what arrives).
-    const double now = Simulator::Now().GetSeconds();
     std::vector<Flow*>& draining = m_scratch.draining;
     std::vector<Flow*>& pushing = m_scratch.pushing;
     draining.clear();
@@ -197,9 +220,100 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         = [](uint32_t l, const Flow& f) { return !Upstream(f.spec.path, l, f.queuedAt); };
     WaterFill(draining, left, downstream);
     WaterFill(pushing, left, downstream);
+    if (!m_dropLinks.empty())
+    {
+        HoldAtFullBuffers(pushing);
+    }
     if (m_anyPause)
     {
         Pause(pushing);
+    }
+}
+
+void
+FluidNetwork::DropAtFullBuffers()
+{
+    // Tail drop at a full port: every flow sending into it loses within a round trip (a loss
+    // per window in flight), once per round trip (fast recovery). A paced flow's window had
+    // covered its pace: what it has in flight falls by the same factor. The round trips are
+    // those of the full buffer.
+    bool over = false;
+    for (uint32_t l : m_dropLinks)
+    {
+        Link& link = m_links[l];
+        link.overflowing = link.queueBits > link.dropBufferBits * (1 + 1e-9);
+        if (link.overflowing)
+        {
+            link.overflows += link.full ? 0 : 1;
+            link.queueBits = link.dropBufferBits;
+            over = true;
+        }
+    }
+    if (!over)
+    {
+        for (uint32_t l : m_dropLinks)
+        {
+            m_links[l].full = false;
+        }
+        return;
+    }
+    const double now = Simulator::Now().GetSeconds();
+    bool cut = false;
+    for (Flow* f : m_active)
+    {
+        const bool window = f->spec.kind == WINDOW && f->queuedAt >= 0;
+        if (!(window || f->spec.paced))
+        {
+            continue;
+        }
+        auto at = std::find_if(f->spec.path.begin(), f->spec.path.end(),
+                               [this](uint32_t l) { return m_links[l].overflowing; });
+        const double rtt = f->spec.baseRttS + GetQueueDelay(f->spec.path);
+        if (at == f->spec.path.end() || (f->lastLossS >= 0 && now - f->lastLossS < rtt))
+        {
+            continue;
+        }
+        f->Lose(window || f->PacedByWindow() ? f->Window() : f->spec.capBps * rtt / 8);
+        // Losing again within a round trip of its recovery (two round trips of its last loss):
+        // without SACK the retransmissions are lost too, and it times out (packet-level traces,
+        // docs/flow-engine.md).
+        if (f->spec.timeoutS > 0 && f->lastLossS >= 0 && now - f->lastLossS < 2 * rtt)
+        {
+            f->idleUntilS = now + f->spec.timeoutS;
+            if (f->spec.paced)
+            {
+                // Then slow start from its first segments up to what the loss left.
+                f->ssthreshBytes = f->cwnd;
+                f->cwnd = 2 * f->spec.segmentBytes;
+            }
+        }
+        f->lastLossS = now;
+        ++m_links[*at].windowsCut;
+        cut = true;
+    }
+    if (cut)
+    {
+        SolveQueues(); // behind the smaller windows
+    }
+    // What the cuts leave beyond a buffer (unresponsive backlog, windows cut within their round
+    // trip) is held at it: the port drops the rest.
+    for (uint32_t l : m_dropLinks)
+    {
+        Link& link = m_links[l];
+        link.full = link.queueBits >= link.dropBufferBits * (1 - 1e-9);
+        link.queueBits = std::min(link.queueBits, link.dropBufferBits);
+    }
+}
+
+void
+FluidNetwork::HoldAtFullBuffers(const std::vector<Flow*>& pushing)
+{
+    for (Flow* f : pushing)
+    {
+        if (m_links[f->spec.path[f->queuedAt]].full)
+        {
+            f->pushRate = std::min(f->pushRate, f->rate);
+        }
     }
 }
 
@@ -339,14 +453,7 @@ FluidNetwork::Overflow(double dt)
             if (f->spec.kind == WINDOW && f->rate > 0
                 && std::find(f->spec.path.begin(), f->spec.path.end(), l) != f->spec.path.end())
             {
-                if (f->slowStart)
-                {
-                    f->EndSlowStart(true);
-                }
-                // The window falls only here: its largest so far is kept before the cut.
-                f->record.maxWindowBytes = std::max(f->record.maxWindowBytes, f->WindowInBuffers());
-                f->cwnd = std::max(2 * f->spec.segmentBytes, f->spec.lossBeta * f->Window());
-                ++f->record.cuts;
+                f->Lose(f->Window());
                 ++link.windowsCut;
             }
         }
@@ -376,7 +483,9 @@ FluidNetwork::QueueStep() const
     // A host buffer filling up: the step ends when it would overflow.
     const double untilOverflow = m_overflowLinks.empty() ? kUnbounded : UntilOverflow();
     bool changing = untilOverflow < kUnbounded;
-    double echoS = kUnbounded; // when the next ECN echo cuts a window
+    double echoS = kUnbounded; // when the next ECN echo cuts a window or a timeout ends
+    // (The clock is read only where timeouts can be: flows idle only behind drop buffers.)
+    const double nowS = m_dropLinks.empty() ? 0 : Simulator::Now().GetSeconds();
     for (const Flow* flow : m_active)
     {
         const Flow& f = *flow;
@@ -384,6 +493,19 @@ FluidNetwork::QueueStep() const
         {
             const double backlog = f.pushed - f.moved;
             changing = changing || backlog > kEmptyBacklogBytes || f.pushRate > f.rate * (1 + 1e-9);
+        }
+        if (f.idleUntilS > nowS)
+        {
+            changing = true; // a timeout ends
+            echoS = std::min(echoS, f.idleUntilS);
+        }
+        if (f.Backlogged())
+        {
+            continue;
+        }
+        if (f.PacedByWindow())
+        {
+            changing = true; // its window grows back to its pace
         }
         else if (f.spec.kind == WINDOW && f.queuedAt >= 0)
         {

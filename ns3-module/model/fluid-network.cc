@@ -76,6 +76,22 @@ FluidNetwork::Flow::EndSlowStart(bool byLoss)
     record.slowStartEndedByLoss = byLoss;
 }
 
+void
+FluidNetwork::Flow::Lose(double window)
+{
+    if (spec.kind == WINDOW)
+    {
+        if (slowStart)
+        {
+            EndSlowStart(true);
+        }
+        // The window falls only at losses and echoes: its largest so far is kept before the cut.
+        record.maxWindowBytes = std::max(record.maxWindowBytes, WindowInBuffers());
+        ++record.cuts;
+    }
+    cwnd = std::max(2 * spec.segmentBytes, spec.lossBeta * window);
+}
+
 FluidNetwork::WindowRecord
 FluidNetwork::Flow::Record() const
 {
@@ -137,7 +153,8 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     f.id = id;
     m_active.push_back(&f); // the largest id yet: the list stays in id order
     f.spec = spec;
-    f.cwnd = spec.initialWindowBytes;
+    // (A paced flow's window covers its pace until it first loses.)
+    f.cwnd = spec.paced ? kUnbounded : spec.initialWindowBytes;
     f.alpha = spec.dctcpInitialAlpha;
     if (spec.kind != SHARE)
     {
@@ -254,6 +271,19 @@ FluidNetwork::SetOverflowBuffer(uint32_t link, double bytes)
         m_overflowLinks.push_back(link);
     }
     l.overflowBufferBits = bytes * 8;
+}
+
+void
+FluidNetwork::SetDropBuffer(uint32_t link, double bytes)
+{
+    NS_ABORT_MSG_IF(!(bytes > 0), "FluidNetwork: a drop buffer needs bytes above 0");
+    Link& l = m_links.at(link);
+    NS_ABORT_MSG_IF(!l.queued, "FluidNetwork: only a queued link drops");
+    if (l.dropBufferBits == 0)
+    {
+        m_dropLinks.push_back(link);
+    }
+    l.dropBufferBits = bytes * 8;
 }
 
 void
@@ -382,6 +412,18 @@ FluidNetwork::Advance()
         if (f.spec.ecn != NO_ECN && f.queuedAt >= 0)
         {
             f.AnswerMarks(GetMarkProbability(f.spec.path), delivered, dt);
+        }
+        if (f.idleUntilS >= 0 && f.idleUntilS > m_lastAdvance.GetSeconds())
+        {
+            continue; // a timeout: no ACKs, no growth
+        }
+        if (f.PacedByWindow() && f.rttS > 0)
+        {
+            // After a loss a paced flow's window grows about a segment per round trip, until it
+            // covers the pace again.
+            f.cwnd += f.cwnd < f.ssthreshBytes ? f.spec.slowStartGain * delivered
+                                               : f.spec.segmentBytes * dt / f.rttS;
+            f.cwnd = f.cwnd * 8 / f.rttS >= f.spec.capBps ? kUnbounded : f.cwnd;
         }
         if (f.spec.kind == WINDOW && f.cwnd < f.spec.windowBytes)
         {

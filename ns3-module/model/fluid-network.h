@@ -24,10 +24,17 @@
  * ramp over the standing queue; a reaction point outside (FlowRingTransport's DCQCN) reads it
  * and sets its flows' caps.
  *
- * Approximate, on purpose (docs/flow-engine.md): no drops at switch ports, no congestion-control
- * dynamics beyond slow start and HyStart (a flow takes its share at once); unresponsive flows
- * share their class's part of a queue by backlog (those all pushed first), not byte by byte in
- * arrival order, so the last bytes of a lone message drain over several queueing delays.
+ * Queued links may have a buffer (SetDropBuffer): where the standing queue would pass it the
+ * port drops. Every window flow through it loses (at most once per round trip), paced ones too
+ * (their window, which covered their pace, falls by the same factor), and unresponsive flows
+ * push only what the port serves while it stays full (what they pushed beyond is dropped and
+ * sent again; go-back-N's waste is not modelled). A flow that loses where unresponsive flows
+ * keep the buffer full times out (its retransmissions are dropped too).
+ *
+ * Approximate, on purpose (docs/flow-engine.md): no congestion-control dynamics beyond slow
+ * start, HyStart and a cut per loss or ECN echo (a flow takes its share at once); unresponsive
+ * flows share their class's part of a queue by backlog (those all pushed first), not byte by byte
+ * in arrival order, so the last bytes of a lone message drain over several queueing delays.
  */
 #ifndef FLUMEN_FLUID_NETWORK_H
 #define FLUMEN_FLUID_NETWORK_H
@@ -40,6 +47,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -113,6 +121,10 @@ class FluidNetwork : public Object
         double hystartDelayMaxS = 1.0;
         /** WINDOW: the window kept after a loss (CUBIC's beta). */
         double lossBeta = 0.7;
+        /** WINDOW or paced, at a drop buffer: its retransmission timeout (0: none). A flow that
+         * loses where unresponsive flows keep the buffer full loses its retransmissions too and
+         * sends nothing for this long. */
+        double timeoutS = 0;
         /** WINDOW at marking ports: how it answers ECN echoes (at most once per round trip). */
         EcnResponse ecn = NO_ECN;
         /** DCTCP: alpha's gain per round trip, and alpha at the start. */
@@ -140,6 +152,13 @@ class FluidNetwork : public Object
      */
     void SetOverflowBuffer(uint32_t link, double bytes);
     /**
+     * Gives a queued link (a switch port) a tail-drop buffer: its standing queue stays within
+     * `bytes`. Where the queue would pass it, every window or paced flow through it that has not
+     * lost within its round trip loses (keeps lossBeta of its window), and while it stays full
+     * its unresponsive flows push only what it serves.
+     */
+    void SetDropBuffer(uint32_t link, double bytes);
+    /**
      * Gives a queued link DCQCN's ECN marking ramp (ecn-ramp-queue-disc.h) over its standing
      * queue: probability 0 below kmin bytes, up to pmax at kmax, 1 at or above kmax.
      */
@@ -154,12 +173,15 @@ class FluidNetwork : public Object
     void SetPauseThreshold(uint32_t nic, double bytes);
     /** How many times a NIC's flows were paused (reached the threshold). */
     uint64_t GetPauses() const { return m_pauses; }
-    /** How many times the link's overflow buffer overflowed. */
+    /** How many times the link's overflow buffer overflowed, or its drop buffer filled. */
     uint64_t GetOverflows(uint32_t link) const { return m_links.at(link).overflows; }
-    /** How many windows its overflows cut (each window flow sending through it, each time). */
+    /** How many windows its overflows or drops cut (each window flow sending through it, each
+     * time). */
     uint64_t GetWindowsCut(uint32_t link) const { return m_links.at(link).windowsCut; }
     /** Whether the link has an overflow buffer (SetOverflowBuffer). */
     bool HasOverflowBuffer(uint32_t link) const { return m_links.at(link).overflowBufferBits > 0; }
+    /** Whether the link has a drop buffer (SetDropBuffer). */
+    bool HasDropBuffer(uint32_t link) const { return m_links.at(link).dropBufferBits > 0; }
     /** Its size, bytes (unbounded without one). */
     double GetOverflowBufferBytes(uint32_t link) const
     {
@@ -177,7 +199,7 @@ class FluidNetwork : public Object
         double maxWindowBytes = 0;         //!< the largest window (at most its buffers)
         double minRttS = -1; //!< round trip with queueing, at recomputations (negative: none)
         double maxRttS = -1;
-        uint32_t cuts = 0;    //!< windows cut by host buffer overflows
+        uint32_t cuts = 0;    //!< windows cut by losses (host buffer overflows, switch drops)
         uint32_t ecnCuts = 0; //!< windows cut by ECN echoes
     };
     /** A window flow's record so far (none when not active or not a window flow). */
@@ -250,6 +272,10 @@ class FluidNetwork : public Object
         double queueBitSeconds = 0;    //!< the queue integrated over time
         double maxQueueBits = 0;       //!< since ResetMaxQueues()
         double overflowBufferBits = 0; //!< SetOverflowBuffer's (0: none)
+        double dropBufferBits = 0;     //!< SetDropBuffer's (0: none)
+        bool full = false;             //!< its queue is held at its drop buffer
+        bool overflowing = false;      //!< DropAtFullBuffers': its queue would pass it
+        double backlogBits = 0;        //!< queued links: the unresponsive backlog in the queue
         double markMinBits = 0;        //!< SetMarking's ramp (markMax 0: no marks)
         double markMaxBits = 0;
         double markPmax = 0;
@@ -286,6 +312,14 @@ class FluidNetwork : public Object
         WindowRecord record;
         /** Slow start ends now, at its window (kept in the record). */
         void EndSlowStart(bool byLoss);
+        /** A loss: slow start ends, and it keeps lossBeta of `window` (its window, or what a
+         * paced flow has in flight). */
+        void Lose(double window);
+        double lastLossS = -1;    //!< when it last lost at a switch port (negative: never)
+        double idleUntilS = -1;   //!< a retransmission timeout: it sends nothing until then
+        double ssthreshBytes = 0; //!< a paced flow after a timeout: slow start up to this
+        /** A paced flow's window since its first loss (unbounded before: it covers the pace). */
+        bool PacedByWindow() const { return spec.paced && std::isfinite(cwnd); }
         /** The window it may send: its window within its buffers. */
         double WindowInBuffers() const { return std::min(cwnd, spec.windowBytes); }
         /** Its record: what was kept, with the window and smallest round trip now. */
@@ -326,6 +360,11 @@ class FluidNetwork : public Object
     void Overflow(double dt);
     /** Seconds until the first overflow link overflows at the current sending. */
     double UntilOverflow() const;
+    /** Queues that would pass their drop buffer (SolveQueues'): the flows through them lose;
+     * whatever their cuts leave beyond the buffer is held at it. */
+    void DropAtFullBuffers();
+    /** While a port is full, its unresponsive flows push only what it serves. */
+    void HoldAtFullBuffers(const std::vector<Flow*>& pushing);
     /** The next time step while queues change or a host buffer fills; negative when nothing
      * changes between flow events. */
     Time QueueStep() const;
@@ -369,6 +408,7 @@ class FluidNetwork : public Object
 
     std::vector<Link> m_links;
     std::vector<uint32_t> m_overflowLinks; //!< links with an overflow buffer
+    std::vector<uint32_t> m_dropLinks;     //!< queued links with a drop buffer
     bool m_anyFifo = false;
     bool m_anyQueued = false;
     std::map<uint64_t, Flow> m_flows; //!< active flows, by id (ordered: deterministic)

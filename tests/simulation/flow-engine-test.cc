@@ -287,7 +287,7 @@ TEST(FlowEngine, AFlowRunOutOfItsDomainSaysWhyAndKeepsItsResult)
     EXPECT_NE(text[1].find("out of domain    " + why), std::string::npos) << text[1];
 }
 
-TEST(FlowEngine, AutoRerunsWhereTheEnginesQueuePassedTheSwitchsBuffer)
+TEST(FlowEngine, AutoRerunsWhereTheEnginesQueueReachedTheSwitchsBuffer)
 {
     // The domain check on a flow run's summary: configuration B's ports (per host its NIC,
     // then the ToR's port towards it), the bottleneck far from busy.
@@ -311,12 +311,15 @@ TEST(FlowEngine, AutoRerunsWhereTheEnginesQueuePassedTheSwitchsBuffer)
     EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
     run.ports[0].maxQueueBytes = 5000000; // a NIC's queue is not the switch's buffer
     EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
-    run.ports[1].maxQueueBytes = 4000000; // full, not past
+    run.ports[1].maxQueueBytes = 3999999; // not quite full
+    run.ports[1].switchBuffer = BufferLossSummary{ 0, 0 };
     EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
-    run.ports[1].maxQueueBytes = 4000001;
+    run.ports[1].maxQueueBytes = 4000000; // full: the engine dropped there
     EXPECT_FALSE(FlowEngineInDomain(s, run, why));
-    EXPECT_NE(why.find("ToR port towards S0 reached 4.00 MB, past "
-                       "topology.switch_queue.buffer_bytes (4.00 MB)"),
+    EXPECT_NE(why.find("ToR port towards S0 reached topology.switch_queue.buffer_bytes (4.00 MB)"),
               std::string::npos)
         << why;
+    run.ports[1].maxQueueBytes = 10; // filled earlier, emptied since: its fills say so
+    run.ports[1].switchBuffer = BufferLossSummary{ 2, 5 };
+    EXPECT_FALSE(FlowEngineInDomain(s, run, why));
 }

@@ -36,8 +36,10 @@ Sample()
     s.allReducesPerIteration = 2;
     s.rdma = RdmaSummary{ 5, 1, 0, 7, 2 };
     s.loss = LossSummary{ 1.0, "S0,S2", 1000, 11 };
-    s.bottleneck = { "ToR port towards S0", 0.9, 3, 4, 1000.5, 2000, std::nullopt };
-    s.ports = { s.bottleneck, { "S0 NIC egress", 0.1, 0, 0, 0, 0, HostBufferSummary{ 3, 40 } } };
+    s.bottleneck = { "ToR port towards S0",    0.9, 3, 4, 1000.5, 2000, std::nullopt,
+                     BufferLossSummary{ 2, 9 } };
+    s.ports = { s.bottleneck,
+                { "S0 NIC egress", 0.1, 0, 0, 0, 0, BufferLossSummary{ 3, 40 }, std::nullopt } };
     s.ringHops = { { "S0", "S1", 3.5, 18.9 }, { "S1", "S0", 3.4, 8.9 } };
     s.windowStartS = 0.25;
     s.windowEndS = 1.0;
@@ -85,6 +87,10 @@ TEST(RunSummary, JsonRoundTripKeepsEveryField)
     EXPECT_DOUBLE_EQ(written["loss"]["applied_percent"].get<double>(), 1.1);
     ASSERT_TRUE(read.ports[1].hostBuffer);
     EXPECT_EQ(read.ports[1].hostBuffer->windowsCut, 40u);
+    EXPECT_FALSE(read.ports[1].switchBuffer);
+    ASSERT_TRUE(read.ports[0].switchBuffer);
+    EXPECT_EQ(read.ports[0].switchBuffer->overflows, 2u);
+    EXPECT_EQ(read.ports[0].switchBuffer->windowsCut, 9u);
     EXPECT_EQ(written["ports"][1]["host_buffer"]["overflows"], 3);
     EXPECT_FALSE(written["ports"][0].contains("host_buffer")); // a port without one
     // Optional parts absent stay absent.
@@ -160,7 +166,7 @@ TEST(RunSummary, TheEngineTravelsAndTheTextSaysWhatItModels)
               std::string::npos)
         << text;
     RunSummary calm = flow;
-    calm.ports[1].hostBuffer = HostBufferSummary{ 0, 0 };
+    calm.ports[1].hostBuffer = BufferLossSummary{ 0, 0 };
     EXPECT_EQ(FormatHumanSummary(calm).find("host buffer"), std::string::npos);
     // Behind a standing queue (flow_queues) the flow engine's queue figures are printed.
     RunSummary queued = flow;
