@@ -1,10 +1,11 @@
 // The flow engine's network (ns3::FluidNetwork) under random links and flows: FIFO, queued,
-// marking, overflow and PFC links; share, window (slow start, HyStart, ECN answers) and
-// unresponsive flows; starts, stops and cap changes at random times. Every input must keep the
-// model's invariants: no link carries more than its rate, every rate, byte count and queue is
-// finite and not negative, a flow's bytes never fall or pass its size, a flow completes once,
-// the run ends within a bounded number of events, and the same input gives the same
-// completions, bit for bit. A violation aborts (libFuzzer reports it as a crash).
+// marking, overflow, drop-buffer and PFC links; share, window (slow start, HyStart, ECN answers,
+// timeouts) and unresponsive flows; starts, stops and cap changes at random times. Every input
+// must keep the model's invariants: no link carries more than its rate, every rate, byte count
+// and queue is finite and not negative, a queue stays within its drop buffer, a flow's bytes
+// never fall or pass its size, a flow completes once, the run ends within a bounded number of
+// events, and the same input gives the same completions, bit for bit. A violation aborts
+// (libFuzzer reports it as a crash).
 #include "ns3/fluid-network.h"
 #include "ns3/simulator.h"
 
@@ -194,6 +195,23 @@ Run(const Network& n, FuzzedDataProvider& options)
             Note("link %zu pauses at %g bytes\n", l, bytes);
         }
     }
+    // Drop buffers and retransmission timeouts, taken after the options above so that older
+    // inputs keep their links.
+    std::vector<double> dropBytes(n.rates.size(), 0);
+    for (size_t l = 0; l < n.rates.size(); ++l)
+    {
+        if (n.queued[l] && options.ConsumeBool())
+        {
+            dropBytes[l] = 1000.0 * options.ConsumeIntegralInRange(10, 10000);
+            net->SetDropBuffer(l, dropBytes[l]);
+            Note("link %zu drops beyond %g bytes\n", l, dropBytes[l]);
+        }
+    }
+    std::vector<double> timeouts(n.flows.size(), 0);
+    for (double& t : timeouts)
+    {
+        t = options.ConsumeIntegralInRange(0, 20) * 1e-3;
+    }
     std::vector<double> doneAt(n.flows.size(), -1);
     std::vector<uint64_t> ids(n.flows.size(), 0);
     std::map<uint64_t, size_t> index;
@@ -202,6 +220,7 @@ Run(const Network& n, FuzzedDataProvider& options)
     {
         const Planned& p = n.flows[i];
         FluidNetwork::FlowSpec spec = p.spec;
+        spec.timeoutS = timeouts[i];
         spec.done = Callback<void, uint64_t>(
             [&, i](uint64_t id)
             {
@@ -242,6 +261,10 @@ Run(const Network& n, FuzzedDataProvider& options)
             if (!(queue >= 0 && std::isfinite(queue)))
             {
                 Violated("a queue is finite and not negative", queue);
+            }
+            if (dropBytes[l] > 0 && !(queue <= dropBytes[l] * (1 + 1e-9)))
+            {
+                Violated("a queue stays within its drop buffer", queue / dropBytes[l]);
             }
         }
         for (size_t i = 0; i < n.flows.size(); ++i)

@@ -174,7 +174,14 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         else if (f->PacedByWindow())
         {
             f->rttS = f->spec.baseRttS + GetQueueDelay(f->spec.path);
-            f->cap = f->rttS > 0 ? std::min(f->cap, f->cwnd * 8 / f->rttS) : f->cap;
+            if (f->rttS > 0)
+            {
+                f->cap = std::min(f->cap, f->cwnd * 8 / f->rttS);
+            }
+            else
+            {
+                f->cwnd = kUnbounded; // no round trip: any window covers its pace
+            }
         }
         if (f->Backlogged())
         {
