@@ -159,12 +159,12 @@ FormatHumanSummary(const RunSummary& sm)
     if (sm.engine == "flow" && b.maxQueueBytes > 0)
     {
         out += fmt::format(", standing queue mean {:.0f} KB max {:.0f} KB (the flow engine counts "
-                           "no drops or marks)\n",
+                           "no packets dropped or marked)\n",
                            b.meanQueueBytes / 1e3, b.maxQueueBytes / 1e3);
     }
     else if (sm.engine == "flow")
     {
-        out += " (no queue here in the flow engine; it counts no drops or marks)\n";
+        out += " (no queue here in the flow engine; it counts no packets dropped or marked)\n";
     }
     else
     {

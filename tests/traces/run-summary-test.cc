@@ -158,7 +158,7 @@ TEST(RunSummary, TheEngineTravelsAndTheTextSaysWhatItModels)
     EXPECT_EQ(back.engineIgnores, flow.engineIgnores);
     const std::string text = FormatHumanSummary(flow);
     EXPECT_NE(text.find("100x faster than real time"), std::string::npos) << text;
-    EXPECT_NE(text.find("no queue here in the flow engine; it counts no drops or marks"),
+    EXPECT_NE(text.find("no queue here in the flow engine; it counts no packets dropped or marked"),
               std::string::npos)
         << text;
     // A host buffer's overflows are the engine's losses; none, no line.
