@@ -157,8 +157,8 @@ constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
 /** The same for the flow-level engine alone: only its runs (flow, auto) are keyed on it. */
 constexpr const char* kFlowEngineModelVersion
-    = "2026-11-28 switch ports drop at their buffer: windows and paced flows lose and time "
-      "out, unresponsive backlog held at the buffer";
+    = "2026-11-28 switch ports drop at their buffer: windows and paced flows lose, paced ones "
+      "time out, unresponsive backlog held at the buffer";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

@@ -33,7 +33,8 @@ FlowEngineIgnoredKeys()
         "tcp.snd_buf_bytes (but with simulation.flow_queues)",
         "tcp.rcv_buf_bytes (but with simulation.flow_queues)",
         "tcp.time_wait_ms",
-        "tcp.min_rto_ms (but with simulation.flow_queues: a timeout where a switch port drops)",
+        "tcp.min_rto_ms (but with simulation.flow_queues: iperf's timeout where a switch port "
+        "drops)",
         "tcp.delayed_ack_count (but with simulation.flow_queues)",
         "tcp.delayed_ack_timeout_ms",
         "tcp.sack",

@@ -246,8 +246,6 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         m_newConnection.initialWindowBytes = double(kTcpInitialCwndSegments) * mss;
         m_newConnection.slowStartGain = 1.0 / std::max(1u, TcpSocketDefault("DelAckCount"));
         m_newConnection.segmentBytes = mss;
-        m_newConnection.timeoutS
-            = AttributeNow<TimeValue>("ns3::TcpSocketBase::MinRto").Get().GetSeconds();
         // CUBIC's HyStart (ns-3's, on by default) ends slow start from its low window on
         // (fluid-network.h); a loss keeps CUBIC's beta of the window, NewReno's half.
         m_newConnection.lossBeta = 0.5;
@@ -367,7 +365,9 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
     const double wire = m_tcpWireFactor;
     const double segment = m_newConnection.segmentBytes;
     const double beta = m_newConnection.lossBeta;
-    const double rto = m_newConnection.timeoutS;
+    // Timeouts where a switch port drops: iperf's (the packet traces' silences); web-search's
+    // connections only cut their windows (docs/flow-engine.md, "Drops at switch ports").
+    const double rto = AttributeNow<TimeValue>("ns3::TcpSocketBase::MinRto").Get().GetSeconds();
     const double gain = m_newConnection.slowStartGain;
     const Ipv4Address from = m_addresses[m_crossSource];
     const Ipv4Address to = m_addresses[m_crossDestination];

@@ -38,8 +38,9 @@ void
 FluidNetwork::SolveQueues()
 {
     // Twice where a window flow crosses two queued links (a fabric): each sees the other's
-    // queue in its round trip.
-    const double now = Simulator::Now().GetSeconds();
+    // queue in its round trip. (Flows are idle only behind drop buffers: the clock is read
+    // only where there are some.)
+    const double now = m_dropLinks.empty() ? 0 : Simulator::Now().GetSeconds();
     bool twoQueues = false;
     for (int pass = 0; pass < (twoQueues ? 2 : 1); ++pass)
     {
@@ -108,7 +109,7 @@ FluidNetwork::SolveQueues()
         }
         for (auto& link : m_links)
         {
-            link.queueBits = link.backlogBits = 0;
+            link.queueBits = 0;
         }
         for (size_t l = 0; l < ports.size(); ++l)
         {
@@ -119,7 +120,6 @@ FluidNetwork::SolveQueues()
             }
             Link& link = m_links[l];
             link.queueBits = FifoQueueBits(link.bps, p.paced, p.windows, p.backlog);
-            link.backlogBits = p.backlog;
             // (A queue beyond a drop buffer is held at it: DropAtFullBuffers.)
             link.maxQueueBits
                 = std::max(link.maxQueueBits, link.dropBufferBits > 0
@@ -275,8 +275,12 @@ FluidNetwork::DropAtFullBuffers()
         }
         auto at = std::find_if(f->spec.path.begin(), f->spec.path.end(),
                                [this](uint32_t l) { return m_links[l].overflowing; });
+        if (at == f->spec.path.end())
+        {
+            continue;
+        }
         const double rtt = f->spec.baseRttS + GetQueueDelay(f->spec.path);
-        if (at == f->spec.path.end() || (f->lastLossS >= 0 && now - f->lastLossS < rtt))
+        if (f->lastLossS >= 0 && now - f->lastLossS < rtt)
         {
             continue;
         }

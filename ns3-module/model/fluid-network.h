@@ -28,8 +28,9 @@
  * port drops. Every window flow through it loses (at most once per round trip), paced ones too
  * (their window, which covered their pace, falls by the same factor), and unresponsive flows
  * push only what the port serves while it stays full (what they pushed beyond is dropped and
- * sent again; go-back-N's waste is not modelled). A flow that loses where unresponsive flows
- * keep the buffer full times out (its retransmissions are dropped too).
+ * sent again; go-back-N's waste is not modelled). A flow with a timeout (FlowSpec::timeoutS: the
+ * engine gives paced flows one) that loses again within two round trips of its last loss (while
+ * it recovers) times out: its retransmissions are lost too.
  *
  * Approximate, on purpose (docs/flow-engine.md): no congestion-control dynamics beyond slow
  * start, HyStart and a cut per loss or ECN echo (a flow takes its share at once); unresponsive
@@ -122,8 +123,7 @@ class FluidNetwork : public Object
         /** WINDOW: the window kept after a loss (CUBIC's beta). */
         double lossBeta = 0.7;
         /** WINDOW or paced, at a drop buffer: its retransmission timeout (0: none). A flow that
-         * loses where unresponsive flows keep the buffer full loses its retransmissions too and
-         * sends nothing for this long. */
+         * loses again while it recovers sends nothing for this long. */
         double timeoutS = 0;
         /** WINDOW at marking ports: how it answers ECN echoes (at most once per round trip). */
         EcnResponse ecn = NO_ECN;
@@ -275,7 +275,6 @@ class FluidNetwork : public Object
         double dropBufferBits = 0;     //!< SetDropBuffer's (0: none)
         bool full = false;             //!< its queue is held at its drop buffer
         bool overflowing = false;      //!< DropAtFullBuffers': its queue would pass it
-        double backlogBits = 0;        //!< queued links: the unresponsive backlog in the queue
         double markMinBits = 0;        //!< SetMarking's ramp (markMax 0: no marks)
         double markMaxBits = 0;
         double markPmax = 0;
