@@ -362,13 +362,18 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
                                        ->GetRoute(m_addresses[m_crossDestination]);
     auto ids = std::make_shared<std::vector<uint64_t>>();
     Ptr<FluidNetwork> net = m_net;
-    const double wire = m_tcpWireFactor;
-    const double segment = m_newConnection.segmentBytes;
-    const double beta = m_newConnection.lossBeta;
-    // Timeouts where a switch port drops: iperf's (the packet traces' silences); web-search's
+    // Where a full switch port drops, a stream's window falls and grows back as a new
+    // connection's would, and it times out (the packet traces' silences); web-search's
     // connections only cut their windows (docs/flow-engine.md, "Drops at switch ports").
-    const double rto = AttributeNow<TimeValue>("ns3::TcpSocketBase::MinRto").Get().GetSeconds();
-    const double gain = m_newConnection.slowStartGain;
+    FluidNetwork::FlowSpec stream;
+    stream.paced = true;
+    stream.segmentBytes = m_newConnection.segmentBytes;
+    stream.lossBeta = m_newConnection.lossBeta;
+    stream.slowStartGain = m_newConnection.slowStartGain;
+    stream.baseRttS = 2 * route.delay.GetSeconds();
+    stream.timeoutS = AttributeNow<TimeValue>("ns3::TcpSocketBase::MinRto").Get().GetSeconds();
+    stream.wireFactor = m_tcpWireFactor;
+    stream.cls = FluidNetwork::CROSS;
     const Ipv4Address from = m_addresses[m_crossSource];
     const Ipv4Address to = m_addresses[m_crossDestination];
     Simulator::Schedule(start,
@@ -376,22 +381,13 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
                         {
                             for (uint32_t k = 0; k < streams; ++k)
                             {
-                                FluidNetwork::FlowSpec spec;
+                                FluidNetwork::FlowSpec spec = stream;
                                 // On a fabric, the spine of the packet level's stream k:
                                 // ns-3 gives the source's k-th ephemeral port, 49153 + k.
                                 spec.path
                                     = route.PathOf(from, to, 6, static_cast<uint16_t>(49153 + k),
                                                    IperfHelper::kDefaultPort);
                                 spec.capBps = gbps * 1e9 / streams;
-                                spec.paced = true;
-                                // Where a full port drops, its window falls and grows back.
-                                spec.baseRttS = 2 * route.delay.GetSeconds();
-                                spec.segmentBytes = segment;
-                                spec.lossBeta = beta;
-                                spec.timeoutS = rto;
-                                spec.slowStartGain = gain;
-                                spec.wireFactor = wire;
-                                spec.cls = FluidNetwork::CROSS;
                                 ids->push_back(net->StartFlow(spec));
                             }
                         });
@@ -496,13 +492,13 @@ FlowNetwork::ResetPortCounters()
     m_windowStartS = Simulator::Now().GetSeconds();
     m_windowStartBytes.clear();
     m_windowStartQueue.clear();
-    m_windowStartHostBuffer.clear();
+    m_windowStartLosses.clear();
     for (uint32_t l = 0; l < m_net->GetLinkCount(); ++l)
     {
         m_windowStartBytes.push_back(m_net->GetLinkBytes(l, FluidNetwork::JOB)
                                      + m_net->GetLinkBytes(l, FluidNetwork::CROSS));
         m_windowStartQueue.push_back(m_net->GetQueueByteSeconds(l));
-        m_windowStartHostBuffer.push_back({ m_net->GetOverflows(l), m_net->GetWindowsCut(l) });
+        m_windowStartLosses.push_back({ m_net->GetOverflows(l), m_net->GetWindowsCut(l) });
     }
     m_net->ResetMaxQueues();
 }
@@ -523,7 +519,7 @@ FlowNetwork::Summary(const Port& port) const
     p.maxQueueBytes = static_cast<uint64_t>(m_net->GetMaxQueueBytes(port.link) + 0.5);
     // Where the packet level drops, the engine's overflows cut windows: at a host buffer, and
     // at a switch port's (with standing queues).
-    const BufferLossSummary& start = m_windowStartHostBuffer.at(port.link);
+    const BufferLossSummary& start = m_windowStartLosses.at(port.link);
     const BufferLossSummary losses{ m_net->GetOverflows(port.link) - start.overflows,
                                     m_net->GetWindowsCut(port.link) - start.windowsCut };
     if (m_net->HasOverflowBuffer(port.link))

@@ -23,7 +23,7 @@ const std::vector<std::string>& FlowEngineIgnoredKeys();
 /**
  * Whether a flow-level run stayed where the flow engine agrees with the packet level: not
  * when its bottleneck is a FIFO port (any but an RDMA job's round-robin NIC, configuration A)
- * busier than simulation.auto_max_utilization, nor where a switch port's queue passed its
+ * busier than simulation.auto_max_utilization, nor where a switch port's queue reached its
  * buffer. `why` gives the reason and the figures (RunScenario prefixes auto's verdict).
  */
 bool FlowEngineInDomain(const Scenario& scenario, const RunSummary& flowRun, std::string& why);
@@ -87,10 +87,10 @@ class FlowNetwork : public Network
     Port m_binned;             //!< link.csv's port
     std::vector<Port> m_ports; //!< per host: its NIC's egress, then the ToR's port towards it
     double m_windowStartS = 0;
-    std::vector<double> m_windowStartBytes;                 //!< per link, both classes
-    std::vector<double> m_windowStartQueue;                 //!< per link, its queue's byte-seconds
-    std::vector<BufferLossSummary> m_windowStartHostBuffer; //!< per link, its overflows so far
-    std::unique_ptr<FluidLinkBins> m_bins;                  //!< link.csv (none: not binned)
+    std::vector<double> m_windowStartBytes;             //!< per link, both classes
+    std::vector<double> m_windowStartQueue;             //!< per link, its queue's byte-seconds
+    std::vector<BufferLossSummary> m_windowStartLosses; //!< per link, its overflows and cuts so far
+    std::unique_ptr<FluidLinkBins> m_bins;              //!< link.csv (none: not binned)
 };
 
 } // namespace flumen

@@ -1,6 +1,6 @@
 // FluidNetwork's queued links (fluid-network.h, fluid-queue.h): the standing queues, the rates
-// they leave each kind of flow, the time steps while they change, slow start's end and the
-// host buffers it overruns.
+// they leave each kind of flow, the time steps while they change, slow start's end and PFC's
+// pauses (losses: fluid-network-losses.cc; ECN marks: fluid-network-marks.cc).
 #include "fluid-network.h"
 #include "fluid-queue.h"
 
@@ -238,97 +238,6 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
 }
 
 void
-FluidNetwork::DropAtFullBuffers()
-{
-    // Tail drop at a full port: every flow sending into it loses within a round trip (a loss
-    // per window in flight), once per round trip (fast recovery). A paced flow's window had
-    // covered its pace: what it has in flight falls by the same factor. The round trips are
-    // those of the full buffer.
-    bool over = false;
-    for (uint32_t l : m_dropLinks)
-    {
-        Link& link = m_links[l];
-        link.overflowing = link.queueBits > link.dropBufferBits * (1 + 1e-9);
-        if (link.overflowing)
-        {
-            link.overflows += link.full ? 0 : 1;
-            link.queueBits = link.dropBufferBits;
-            over = true;
-        }
-    }
-    if (!over)
-    {
-        for (uint32_t l : m_dropLinks)
-        {
-            m_links[l].full = false;
-        }
-        return;
-    }
-    const double now = Simulator::Now().GetSeconds();
-    bool cut = false;
-    for (Flow* f : m_active)
-    {
-        const bool window = f->spec.kind == WINDOW && f->queuedAt >= 0;
-        if (!(window || f->spec.paced))
-        {
-            continue;
-        }
-        auto at = std::find_if(f->spec.path.begin(), f->spec.path.end(),
-                               [this](uint32_t l) { return m_links[l].overflowing; });
-        if (at == f->spec.path.end())
-        {
-            continue;
-        }
-        const double rtt = f->spec.baseRttS + GetQueueDelay(f->spec.path);
-        if (f->lastLossS >= 0 && now - f->lastLossS < rtt)
-        {
-            continue;
-        }
-        f->Lose(window || f->PacedByWindow() ? f->Window() : f->spec.capBps * rtt / 8);
-        // Losing again within a round trip of its recovery (two round trips of its last loss):
-        // without SACK the retransmissions are lost too, and it times out (packet-level traces,
-        // docs/flow-engine.md).
-        if (f->spec.timeoutS > 0 && f->lastLossS >= 0 && now - f->lastLossS < 2 * rtt)
-        {
-            f->idleUntilS = now + f->spec.timeoutS;
-            if (f->spec.paced)
-            {
-                // Then slow start from its first segments up to what the loss left.
-                f->ssthreshBytes = f->cwnd;
-                f->cwnd = 2 * f->spec.segmentBytes;
-            }
-        }
-        f->lastLossS = now;
-        ++m_links[*at].windowsCut;
-        cut = true;
-    }
-    if (cut)
-    {
-        SolveQueues(); // behind the smaller windows
-    }
-    // What the cuts leave beyond a buffer (unresponsive backlog, windows cut within their round
-    // trip) is held at it: the port drops the rest.
-    for (uint32_t l : m_dropLinks)
-    {
-        Link& link = m_links[l];
-        link.full = link.queueBits >= link.dropBufferBits * (1 - 1e-9);
-        link.queueBits = std::min(link.queueBits, link.dropBufferBits);
-    }
-}
-
-void
-FluidNetwork::HoldAtFullBuffers(const std::vector<Flow*>& pushing)
-{
-    for (Flow* f : pushing)
-    {
-        if (m_links[f->spec.path[f->queuedAt]].full)
-        {
-            f->pushRate = std::min(f->pushRate, f->rate);
-        }
-    }
-}
-
-void
 FluidNetwork::Pause(const std::vector<Flow*>& pushing)
 {
     // Each NIC's unresponsive bytes waiting at queued links (the ToR's ingress count).
@@ -376,47 +285,6 @@ FluidNetwork::Pause(const std::vector<Flow*>& pushing)
     }
 }
 
-void
-FluidNetwork::Flow::AnswerMarks(double markProbability, double delivered, double dt)
-{
-    // Deterministic in the mean: the marks its delivered packets carry add up, and once they
-    // reach one their echo comes back a round trip later (the marked packet leaves the queue,
-    // reaches the receiver, its ACK returns), when the window falls; at most once per round
-    // trip (an echo per window, as TCP's CWR).
-    const double now = Simulator::Now().GetSeconds();
-    if (ecnCutDueS >= 0 && now >= ecnCutDueS)
-    {
-        if (slowStart)
-        {
-            EndSlowStart(true); // a congestion signal, as a loss
-        }
-        record.maxWindowBytes = std::max(record.maxWindowBytes, WindowInBuffers());
-        const double keep = spec.ecn == DCTCP ? 1 - alpha / 2 : spec.lossBeta;
-        cwnd = std::max(2 * spec.segmentBytes, keep * Window());
-        ++record.ecnCuts;
-        lastEcnCutS = now;
-        ecnCutDueS = -1;
-    }
-    if (delivered <= 0)
-    {
-        return;
-    }
-    const double rtt = rttS > 0 ? rttS : spec.baseRttS;
-    if (spec.ecn == DCTCP && rtt > 0)
-    {
-        // alpha follows the marked fraction, by gain g per round trip.
-        alpha += spec.dctcpGain * (markProbability - alpha) * std::min(1.0, dt / rtt);
-        alpha = std::clamp(alpha, 0.0, 1.0);
-    }
-    expectedMarks += markProbability * delivered / spec.segmentBytes;
-    if (expectedMarks < 1 || ecnCutDueS >= 0 || (lastEcnCutS >= 0 && now - lastEcnCutS < rtt))
-    {
-        return;
-    }
-    expectedMarks = 0;
-    ecnCutDueS = now + rtt;
-}
-
 bool
 FluidNetwork::TrainEndsSlowStart(const Flow& f, double windowBytes) const
 {
@@ -431,61 +299,6 @@ FluidNetwork::TrainEndsSlowStart(const Flow& f, double windowBytes) const
     }
     const double bps = m_links[f.spec.path[f.queuedAt]].bps;
     return f.minRttS <= f.spec.hystartAckDeltaS || windowBytes * 8 / bps > f.minRttS;
-}
-
-void
-FluidNetwork::Overflow(double dt)
-{
-    // What is sent beyond what the link serves fills its buffer; it drains while less is sent.
-    // The sending is the interval's, set with its rates (Recompute).
-    for (uint32_t l : m_overflowLinks)
-    {
-        Link& link = m_links[l];
-        // The buffer's occupancy is this link's queue in the outputs (not in round trips).
-        const LinearLevel level{ link.overrunBits, link.SendingBps() - link.bps, 0,
-                                 link.overflowBufferBits };
-        link.overrunBits = std::max(0.0, link.overrunBits + level.slope * dt);
-        link.queueBitSeconds += level.Integral(0, dt);
-        link.maxQueueBits = std::max(link.maxQueueBits, level.At(dt));
-        if (link.overrunBits < link.overflowBufferBits * (1 - 1e-9))
-        {
-            continue;
-        }
-        // Tail drop costs every window flow sending through the link a loss. The buffer is
-        // then taken as drained: the windows it cut send less than the link serves (an
-        // approximation, docs/flow-engine.md).
-        link.overrunBits = 0;
-        // Until the rates are set again, sent no faster than served.
-        link.growthBps
-            = std::min(link.growthBps, std::max(0.0, link.bps - link.rate[JOB] - link.rate[CROSS]));
-        ++link.overflows;
-        for (Flow* f : m_active)
-        {
-            if (f->spec.kind == WINDOW && f->rate > 0
-                && std::find(f->spec.path.begin(), f->spec.path.end(), l) != f->spec.path.end())
-            {
-                f->Lose(f->Window());
-                ++link.windowsCut;
-            }
-        }
-    }
-}
-
-double
-FluidNetwork::UntilOverflow() const
-{
-    double until = kUnbounded;
-    for (uint32_t l : m_overflowLinks)
-    {
-        const Link& link = m_links[l];
-        // (Rates that add up to the link's, rounding apart, fill nothing.)
-        if (link.SendingBps() > link.bps * (1 + 1e-9))
-        {
-            until = std::min(until, (link.overflowBufferBits - link.overrunBits)
-                                        / (link.SendingBps() - link.bps));
-        }
-    }
-    return until;
 }
 
 Time
@@ -504,15 +317,12 @@ FluidNetwork::QueueStep() const
         {
             const double backlog = f.pushed - f.moved;
             changing = changing || backlog > kEmptyBacklogBytes || f.pushRate > f.rate * (1 + 1e-9);
+            continue;
         }
         if (f.idleUntilS > nowS)
         {
             changing = true; // a timeout ends
             echoS = std::min(echoS, f.idleUntilS);
-        }
-        if (f.Backlogged())
-        {
-            continue;
         }
         if (f.PacedByWindow())
         {

@@ -1,7 +1,5 @@
 #include "fluid-network.h"
 
-#include "ecn-ramp-queue-disc.h"
-
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -74,22 +72,6 @@ FluidNetwork::Flow::EndSlowStart(bool byLoss)
     record.slowStartEndS = Simulator::Now().GetSeconds();
     record.slowStartEndBytes = WindowInBuffers();
     record.slowStartEndedByLoss = byLoss;
-}
-
-void
-FluidNetwork::Flow::Lose(double window)
-{
-    if (spec.kind == WINDOW)
-    {
-        if (slowStart)
-        {
-            EndSlowStart(true);
-        }
-        // The window falls only at losses and echoes: its largest so far is kept before the cut.
-        record.maxWindowBytes = std::max(record.maxWindowBytes, WindowInBuffers());
-        ++record.cuts;
-    }
-    cwnd = std::max(2 * spec.segmentBytes, spec.lossBeta * window);
 }
 
 FluidNetwork::WindowRecord
@@ -262,66 +244,11 @@ FluidNetwork::IsInSlowStart(uint64_t id) const
 }
 
 void
-FluidNetwork::SetOverflowBuffer(uint32_t link, double bytes)
-{
-    NS_ABORT_MSG_IF(!(bytes > 0), "FluidNetwork: an overflow buffer needs bytes above 0");
-    Link& l = m_links.at(link);
-    if (l.overflowBufferBits == 0)
-    {
-        m_overflowLinks.push_back(link);
-    }
-    l.overflowBufferBits = bytes * 8;
-}
-
-void
-FluidNetwork::SetDropBuffer(uint32_t link, double bytes)
-{
-    NS_ABORT_MSG_IF(!(bytes > 0), "FluidNetwork: a drop buffer needs bytes above 0");
-    Link& l = m_links.at(link);
-    NS_ABORT_MSG_IF(!l.queued, "FluidNetwork: only a queued link drops");
-    if (l.dropBufferBits == 0)
-    {
-        m_dropLinks.push_back(link);
-    }
-    l.dropBufferBits = bytes * 8;
-}
-
-void
-FluidNetwork::SetMarking(uint32_t link, double kminBytes, double kmaxBytes, double pmax)
-{
-    Link& l = m_links.at(link);
-    NS_ABORT_MSG_IF(!l.queued, "FluidNetwork: only a queued link marks");
-    NS_ABORT_MSG_IF(!(kmaxBytes > 0 && kminBytes >= 0 && pmax > 0 && pmax <= 1),
-                    "FluidNetwork: a marking ramp needs kmax > 0, kmin >= 0, 0 < pmax <= 1");
-    l.markMinBits = kminBytes * 8;
-    l.markMaxBits = kmaxBytes * 8;
-    l.markPmax = pmax;
-}
-
-void
 FluidNetwork::SetPauseThreshold(uint32_t nic, double bytes)
 {
     NS_ABORT_MSG_IF(!(bytes > 0), "FluidNetwork: a pause threshold needs bytes above 0");
     m_links.at(nic).pauseBits = bytes * 8;
     m_anyPause = true;
-}
-
-double
-FluidNetwork::GetMarkProbability(const std::vector<uint32_t>& path) const
-{
-    // The packet level's ramp on the fluid queue; marks at successive queues are independent.
-    double unmarked = 1;
-    for (uint32_t id : path)
-    {
-        const Link& l = m_links.at(id);
-        if (l.markMaxBits > 0)
-        {
-            unmarked
-                *= 1
-                   - EcnRampQueueDisc::Ramp(l.queueBits, l.markMinBits, l.markMaxBits, l.markPmax);
-        }
-    }
-    return 1 - unmarked;
 }
 
 double
