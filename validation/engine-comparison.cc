@@ -130,6 +130,7 @@ struct Compared
     double p99Diff;
     double crossDiff;
     double fctDiff;
+    bool outOfDomain; //!< the flow run says it is out of the engine's domain
 };
 
 // The per-series table of engines.md: where the engines agree and where they do not.
@@ -222,7 +223,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                       "packet_cross_gbps,flow_cross_gbps,cross_diff_pct,"
                       "packet_fct_p50_s,flow_fct_p50_s,fct_p50_diff_pct,"
                       "packet_queue_mean_bytes,flow_queue_mean_bytes,"
-                      "packet_wall_s,flow_wall_s,flow_simulated_s,speedup\n";
+                      "packet_wall_s,flow_wall_s,flow_simulated_s,speedup,flow_out_of_domain\n";
     std::vector<double> queueRatios; // the bottleneck's mean queue, flow over packet
     std::vector<std::pair<double, std::string>> worst;
     for (const auto& p : pairs)
@@ -246,15 +247,17 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
             // NaN unless both engines completed flows (iperf's streams have none).
             const double df = DiffPct(MedianFct(b), MedianFct(a));
             const double speedup = b.wallTimeS > 0 ? a.wallTimeS / b.wallTimeS : std::nan("");
-            compared.push_back({ p.group, dm, dp, dc, df });
+            const bool outOfDomain = !b.engineDomain.empty();
+            compared.push_back({ p.group, dm, dp, dc, df, outOfDomain });
             if (std::isfinite(speedup))
             {
                 speedups.push_back(speedup);
             }
-            worst.emplace_back(std::abs(dm), fmt::format("| {} | {} | {} | {:+.1f} | {} |", p.run,
-                                                         Num(a.iterationTimeS.mean, 4),
+            worst.emplace_back(std::abs(dm), fmt::format("| {} | {} | {} | {:+.1f} | {} | {} |",
+                                                         p.run, Num(a.iterationTimeS.mean, 4),
                                                          Num(b.iterationTimeS.mean, 4), dm,
-                                                         cross ? fmt::format("{:+.1f}", dc) : ""));
+                                                         cross ? fmt::format("{:+.1f}", dc) : "",
+                                                         outOfDomain ? "out" : "in"));
             const double packetQueue = a.bottleneck.meanQueueBytes;
             const double flowQueue = b.bottleneck.meanQueueBytes;
             if (packetQueue > 0 && flowQueue > 0)
@@ -262,17 +265,17 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                 queueRatios.push_back(flowQueue / packetQueue);
             }
             row += fmt::format(
-                ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 Num(a.iterationTimeS.mean, 6), Num(b.iterationTimeS.mean, 6), Num(dm, 2),
                 Num(a.iterationTimeS.p99, 6), Num(b.iterationTimeS.p99, 6), Num(dp, 2),
                 Num(a.crossTraffic.achievedGbps, 3), Num(b.crossTraffic.achievedGbps, 3),
                 Num(dc, 2), Num(MedianFct(a), 9), Num(MedianFct(b), 9), Num(df, 2),
                 Num(packetQueue, 0), Num(flowQueue, 0), Num(a.wallTimeS, 3), Num(b.wallTimeS, 4),
-                Num(b.simulatedTimeS, 4), Num(speedup, 0));
+                Num(b.simulatedTimeS, 4), Num(speedup, 0), outOfDomain ? 1 : 0);
         }
         else
         {
-            row += ",,,,,,,,,,,,,,,,,,";
+            row += ",,,,,,,,,,,,,,,,,,,";
         }
         csv += row + "\n";
     }
@@ -281,9 +284,14 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     std::vector<double> crossDiff;
     std::vector<double> fctDiff;
     std::vector<double> fctSigned;
+    std::vector<double> inDomainMeanDiff;
     for (const auto& d : compared)
     {
         meanDiff.push_back(std::abs(d.meanDiff));
+        if (!d.outOfDomain)
+        {
+            inDomainMeanDiff.push_back(std::abs(d.meanDiff));
+        }
         p99Diff.push_back(std::abs(d.p99Diff));
         if (std::isfinite(d.crossDiff))
         {
@@ -301,6 +309,8 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     c.medianAbsP99DiffPct = Quantile(p99Diff, 50);
     c.medianAbsCrossDiffPct = Quantile(crossDiff, 50);
     c.medianAbsFctDiffPct = Quantile(fctDiff, 50);
+    c.inDomain = inDomainMeanDiff.size();
+    c.inDomainP95AbsMeanDiffPct = Quantile(inDomainMeanDiff, 95);
     c.medianSpeedup = Quantile(speedups, 50);
     c.slowestFlowRealTimeFactor = std::isfinite(slowest) ? slowest : 0;
 
@@ -324,6 +334,24 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                                   "(target 3 %: {}), p95 {:.1f} % (target 10 %: {})",
                                   c.medianAbsMeanDiffPct, met(c.medianAbsMeanDiffPct, 3),
                                   c.p95AbsMeanDiffPct, met(c.p95AbsMeanDiffPct, 10)));
+    if (c.inDomain == 0 && c.compared > 0)
+    {
+        c.lines.push_back(fmt::format("  in the flow engine's domain (what engine auto keeps): "
+                                      "none of the {} runs; every one says it is out of it "
+                                      "(engine_domain)",
+                                      c.compared));
+    }
+    else if (c.inDomain < c.compared)
+    {
+        // What engine auto would keep at flow level, and how close that is: the runs that say
+        // they are out of the engine's domain would go to the packet level.
+        c.lines.push_back(fmt::format(
+            "  in the flow engine's domain (what engine auto keeps): {} of the {} runs, mean "
+            "iteration time |flow - packet| median {:.1f} %, p95 {:.1f} %; the other {} say they "
+            "are out of it (engine_domain)",
+            c.inDomain, c.compared, Quantile(inDomainMeanDiff, 50), c.inDomainP95AbsMeanDiffPct,
+            c.compared - c.inDomain));
+    }
     c.lines.push_back(fmt::format("  p99 iteration time: median {:.1f} % (target 10 %: {}); "
                                   "achieved cross traffic: median {:.1f} % (target 3 %: {})",
                                   c.medianAbsP99DiffPct, met(c.medianAbsP99DiffPct, 10),
@@ -367,7 +395,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
           + GroupTable(compared);
     md += "\nThe largest differences in the mean iteration time:\n\n"
           "| run | packet mean (s) | flow mean (s) | mean diff (%) | cross-traffic rate diff (%) "
-          "|\n|---|---|---|---|---|\n";
+          "| flow run's domain |\n|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < std::min<size_t>(15, worst.size()); ++i)
     {
         md += worst[i].second + "\n";

@@ -21,8 +21,12 @@ struct EngineComparison
     double medianAbsMeanDiffPct = 0;
     double p95AbsMeanDiffPct = 0;
     double medianAbsP99DiffPct = 0;
-    double medianAbsCrossDiffPct = 0;     //!< over runs with cross traffic
-    double medianAbsFctDiffPct = 0;       //!< cross traffic's median FCT, runs with flows in both
+    double medianAbsCrossDiffPct = 0; //!< over runs with cross traffic
+    double medianAbsFctDiffPct = 0;   //!< cross traffic's median FCT, runs with flows in both
+    /** Compared runs that the flow engine keeps in its domain (no `engine_domain`: what engine
+     * auto keeps at flow level), and their mean iteration time's 95th percentile |diff|. */
+    size_t inDomain = 0;
+    double inDomainP95AbsMeanDiffPct = 0;
     double medianSpeedup = 0;             //!< packet wall time over flow wall time
     double slowestFlowRealTimeFactor = 0; //!< simulated over wall seconds, the slowest flow run
     std::vector<std::string> lines;       //!< the headline, for the terminal

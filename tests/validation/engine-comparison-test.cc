@@ -143,6 +143,55 @@ TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPer
               std::string::npos)
         << md;
     EXPECT_EQ(md.find("engine auto"), std::string::npos) << "every flow run is the flow engine's";
+    EXPECT_EQ(md.find("in the flow engine's domain"), std::string::npos)
+        << "no run says it is out of the domain";
+    EXPECT_EQ(byRun["ws-a"]["flow_out_of_domain"], "0");
+}
+
+TEST(EngineComparison, SaysHowCloseTheRunsThatTheEngineKeepsInItsDomainAre)
+{
+    // Four runs: two in the engine's domain (1 and 2 % apart), two that say they are out of it
+    // (30 and 40 % apart), the runs engine auto would send to the packet level.
+    test::TempDir dir;
+    const fs::path flow = dir.Path() + "/flow";
+    const fs::path packet = dir.Path() + "/packet";
+    std::vector<PoolPoint> planned;
+    const std::vector<std::pair<double, bool>> runs{
+        { 1.01, false }, { 1.02, false }, { 1.30, true }, { 0.60, true }
+    };
+    for (size_t i = 0; i < runs.size(); ++i)
+    {
+        const std::string id = "r" + std::to_string(i);
+        RunSummary f = Summary("websearch", runs[i].first, 10, 0);
+        f.engine = "flow";
+        f.engineDomain = runs[i].second ? "the flow engine's bottleneck was 99 % busy" : "";
+        WriteRun(flow, id, f);
+        WriteRun(packet, id + "-packet", Summary("websearch", 1.0, 10, 0));
+        planned.push_back(Planned(id, "s", "resnet50", "rdma"));
+    }
+    const EngineComparison c = CompareEngines(planned, flow, packet, dir.Path() + "/out");
+    EXPECT_EQ(c.compared, 4u);
+    EXPECT_EQ(c.inDomain, 2u);
+    // |differences| 1 and 2 %: the 95th percentile 1.95 % (linear between them); over all four
+    // runs it is the out-of-domain ones' (38.5 %).
+    EXPECT_NEAR(c.inDomainP95AbsMeanDiffPct, 1.95, 1e-9);
+    EXPECT_NEAR(c.p95AbsMeanDiffPct, 38.5, 1e-9);
+    const std::string md = test::ReadFile(dir.Path() + "/out/engines.md");
+    EXPECT_NE(
+        md.find("in the flow engine's domain (what engine auto keeps): 2 of the 4 runs, mean "
+                "iteration time |flow - packet| median 1.5 %, p95 2.0 %; the other 2 say they "
+                "are out of it (engine_domain)"),
+        std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| r3 | 1.0000 | 0.6000 | -40.0 | +0.0 | out |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| r0 | 1.0000 | 1.0100 | +1.0 | +0.0 | in |"), std::string::npos) << md;
+    std::map<std::string, std::string> outOfDomain;
+    for (const auto& row : test::ReadCsvRows(dir.Path() + "/out/engines.csv"))
+    {
+        outOfDomain[row.at("run")] = row.at("flow_out_of_domain");
+    }
+    EXPECT_EQ(outOfDomain, (std::map<std::string, std::string>{
+                               { "r0", "0" }, { "r1", "0" }, { "r2", "1" }, { "r3", "1" } }));
 }
 
 TEST(EngineComparison, ARunWhosePacketRunIsMissingIsNotPairedWithAnother)
