@@ -13,6 +13,7 @@
 #include "backend-options.h"
 #include "cross-validation.h"
 #include "engine-comparison.h"
+#include "engine-testbed-comparison.h"
 #include "folder-lock.h"
 #include "point-pool.h"
 #include "scenario.h"
@@ -388,6 +389,10 @@ main(int argc, char** argv)
                 = flumen::CompareEngines(plan.runs, pointsDir, o.comparePacketRuns, o.out, what);
             for (const auto& line : c.lines)
                 std::cout << line << "\n";
+            flumen::CompareEnginesWithTestbed(plan, got.points, o.comparePacketRuns, what.match,
+                                              o.out);
+            std::cout << "  against the testbed, both engines over the same points: " << o.out
+                      << "/engines-testbed.md\n";
         }
         catch (const std::exception& e)
         {

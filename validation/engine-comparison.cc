@@ -56,6 +56,8 @@ Finished(const fs::path& points, const std::string& id)
     return ReadRunSummary(file.string());
 }
 
+} // namespace
+
 // The packet level's run of the same point: the same scenario (its id), or else the one run of
 // the same point and seed (a packet validation with another time budget or iteration count).
 std::string
@@ -84,6 +86,9 @@ PacketRunOf(const PoolPoint& r, const fs::path& packetPoints, PacketRunMatch mat
     }
     return found.empty() ? id : found;
 }
+
+namespace
+{
 
 double
 DiffPct(double flow, double packet)

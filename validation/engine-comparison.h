@@ -49,6 +49,11 @@ struct ComparedRuns
     std::string note; //!< a sentence on them for engines.md's preamble (empty: none)
 };
 
+/** The packet level's run of a flow run in `packetPoints` (its id; the named one when none is
+ * found). */
+std::string PacketRunOf(const PoolPoint& flowRun, const std::filesystem::path& packetPoints,
+                        PacketRunMatch match);
+
 /**
  * Pairs each flow run of `runs` (its `about.packet_run` names the packet run) found finished in
  * `flowPoints` with the packet run in `packetPoints`; writes DIR/engines.csv and

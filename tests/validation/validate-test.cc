@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
@@ -413,6 +414,32 @@ TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
     const std::string md = test::ReadFile(out + "/engines.md");
     EXPECT_NE(md.find("mean iteration time |flow - packet|"), std::string::npos);
     EXPECT_NE(md.find("| iperf-rdma-configA | resnet50 | rdma | 3 |"), std::string::npos) << md;
+    // Both engines against the testbed: the packet level's errors are its own validation's,
+    // point for point (the same runs read back alike), where it ran one seed as this does
+    // (over several seeds it pooled them; here only the seeds of the quick plan count).
+    EXPECT_NE(test::ReadFile(out + "/engines-testbed.md").find("| iperf-rdma-configA | resnet50 |"),
+              std::string::npos);
+    std::map<std::string, std::string> packetError;
+    for (const auto& row : test::ReadCsvRows(FLUMEN_SOURCE_DIR "/results/validation/points.csv"))
+    {
+        if (row.at("series") == "iperf-rdma-configA" && row.at("model") == "resnet50"
+            && row.at("seeds") == "1/1")
+        {
+            packetError[row.at("index")] = row.at("mean_error_pct");
+        }
+    }
+    int compared = 0;
+    for (const auto& row : test::ReadCsvRows(out + "/engines-testbed.csv"))
+    {
+        if (row.at("compared") == "1" && packetError.count(row.at("index")))
+        {
+            ++compared;
+            EXPECT_EQ(row.at("packet_error_pct"), packetError.at(row.at("index")))
+                << "point " << row.at("index");
+            EXPECT_FALSE(row.at("flow_error_pct").empty());
+        }
+    }
+    EXPECT_GT(compared, 0);
     // --compare-engines needs the flow engine, and the engine must be one of the two.
     EXPECT_EQ(test::RunValidate(kManifests + "iperf-rdma-configA.json --quick --compare-engines "
                                 + packet + " --out " + dir.Path() + "/x")

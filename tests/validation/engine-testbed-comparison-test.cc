@@ -1,0 +1,113 @@
+// CompareEnginesWithTestbed (validation/engine-testbed-comparison.h) on a hand-made plan: both
+// engines' errors against the testbed over the points both simulated, the packet level's runs
+// found through each flow run's packet run.
+#include "engine-testbed-comparison.h"
+#include "run-summary.h"
+#include "test-support.h"
+#include "validation-collate.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace flumen;
+namespace fs = std::filesystem;
+
+namespace
+{
+
+// A run of two measured iterations of `meanS` (censored: cut, its mean at least `meanS`).
+void
+WriteRun(const fs::path& points, const std::string& id, double meanS, bool censored = false)
+{
+    RunSummary s;
+    s.iterationTimeS.mean = meanS;
+    s.jobFinished = !censored;
+    if (censored)
+    {
+        s.unfinished = UnfinishedJob{};
+        s.unfinished->lowerBoundS = meanS;
+    }
+    s.crossTraffic.type = "iperf";
+    s.crossTraffic.achievedGbps = 10;
+    s.windowStartS = 0;
+    s.windowEndS = 2 * meanS;
+    s.workers = 1;
+    fs::create_directories(points / id);
+    std::ofstream(points / id / "summary.json") << ToJson(s).dump();
+    std::ofstream csv(points / id / "iterations.csv");
+    csv << "iteration,worker,start_s,end_s,duration_s,forward_s,backward_s,wait_s,step_s,warmup\n";
+    for (int i = 0; i < 2; ++i)
+    {
+        csv << i << ",0," << i * meanS << "," << (i + 1) * meanS << "," << meanS << ",0,0,0,0,0\n";
+    }
+}
+
+PlannedPoint
+Point(const std::string& flowRun, double testbedMeanS, bool idle)
+{
+    PlannedPoint pp;
+    ValidatedPoint& v = pp.point;
+    v.series = "iperf-rdma-configB";
+    v.model = "resnet50";
+    v.transport = "rdma";
+    v.configuration = "B";
+    v.traffic = "iperf";
+    v.idle = idle;
+    v.calibration = idle;
+    v.measuredGbps = idle ? 0 : 10;
+    v.testbedMeanS = testbedMeanS;
+    v.testbedP99S = testbedMeanS;
+    v.seedsPlanned = 1;
+    pp.runIds = { flowRun };
+    return pp;
+}
+
+} // namespace
+
+TEST(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSimulated)
+{
+    test::TempDir dir;
+    const fs::path flow = dir.Path() + "/flow";
+    const fs::path packet = dir.Path() + "/packet";
+    // Testbed 1.0 and 2.0 s: the packet level +10 % and +0 %, the flow engine -10 % and +20 %;
+    // a third point censored at packet level counts for neither.
+    struct Run
+    {
+        std::string id;
+        double testbed, packetMean, flowMean;
+        bool idle, packetCensored;
+    };
+    const std::vector<Run> runs{ { "idle", 0.5, 0.5, 0.5, true, false },
+                                 { "a", 1.0, 1.1, 0.9, false, false },
+                                 { "b", 2.0, 2.0, 2.4, false, false },
+                                 { "c", 3.0, 9.0, 3.0, false, true } };
+    ValidationPlan plan;
+    for (const auto& r : runs)
+    {
+        WriteRun(flow, "flow-" + r.id, r.flowMean);
+        WriteRun(packet, "packet-" + r.id, r.packetMean, r.packetCensored);
+        plan.runs.push_back(
+            { "flow-" + r.id, nlohmann::json::object(), { { "packet_run", "packet-" + r.id } } });
+        plan.points.push_back(Point("flow-" + r.id, r.testbed, r.idle));
+    }
+    const std::vector<ValidatedPoint> flowPoints = CollateValidation(plan, flow).points;
+    const auto lines = CompareEnginesWithTestbed(plan, flowPoints, packet, PacketRunMatch::ExactId,
+                                                 dir.Path() + "/out");
+    ASSERT_EQ(lines.size(), 3u);
+    // 2 points (1 left out); mean |error| medians 5 % and 15 %; none congested; p99 the same as
+    // the mean (two equal iterations); cross traffic 10 of 10 Gbps in both.
+    EXPECT_EQ(lines[2], "| iperf-rdma-configB | resnet50 | 2 (1) | 5.0 | 15.0 | 0 |  |  | 5.0 | "
+                        "15.0 | 0.0 | 0.0 |");
+    const std::string md = test::ReadFile(dir.Path() + "/out/engines-testbed.md");
+    EXPECT_NE(md.find(lines[2]), std::string::npos) << md;
+    const auto rows = test::ReadCsvRows(dir.Path() + "/out/engines-testbed.csv");
+    ASSERT_EQ(rows.size(), 3u) << "the validation points, idle references left out";
+    EXPECT_EQ(rows[0].at("packet_error_pct"), "10.00");
+    EXPECT_EQ(rows[0].at("flow_error_pct"), "-10.00");
+    EXPECT_EQ(rows[0].at("compared"), "1");
+    EXPECT_EQ(rows[2].at("packet_status"), "censored");
+    EXPECT_EQ(rows[2].at("packet_error_pct"), "");
+    EXPECT_EQ(rows[2].at("compared"), "0");
+}
