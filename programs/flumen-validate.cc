@@ -389,10 +389,12 @@ main(int argc, char** argv)
                 = flumen::CompareEngines(plan.runs, pointsDir, o.comparePacketRuns, o.out, what);
             for (const auto& line : c.lines)
                 std::cout << line << "\n";
-            flumen::CompareEnginesWithTestbed(plan, got.points, o.comparePacketRuns, what.match,
-                                              o.out);
-            std::cout << "  against the testbed, both engines over the same points: " << o.out
-                      << "/engines-testbed.md\n";
+            std::cout << "both engines against the testbed, median |error| % over the points "
+                         "both simulated ("
+                      << o.out << "/engines-testbed.md):\n";
+            for (const auto& line : flumen::CompareEnginesWithTestbed(
+                     plan, got.points, o.comparePacketRuns, what.match, o.out))
+                std::cout << "  " << line << "\n";
         }
         catch (const std::exception& e)
         {

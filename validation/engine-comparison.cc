@@ -346,16 +346,18 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                                       "(engine_domain)",
                                       c.compared));
     }
-    else if (c.inDomain < c.compared)
+    else if (c.compared > 0)
     {
         // What engine auto would keep at flow level, and how close that is: the runs that say
         // they are out of the engine's domain would go to the packet level.
         c.lines.push_back(fmt::format(
             "  in the flow engine's domain (what engine auto keeps): {} of the {} runs, mean "
-            "iteration time |flow - packet| median {:.1f} %, p95 {:.1f} %; the other {} say they "
-            "are out of it (engine_domain)",
+            "iteration time |flow - packet| median {:.1f} %, p95 {:.1f} %{}",
             c.inDomain, c.compared, Quantile(inDomainMeanDiff, 50), c.inDomainP95AbsMeanDiffPct,
-            c.compared - c.inDomain));
+            c.inDomain == c.compared
+                ? " (no run says it is out of it)"
+                : fmt::format("; the other {} say they are out of it (engine_domain)",
+                              c.compared - c.inDomain)));
     }
     c.lines.push_back(fmt::format("  p99 iteration time: median {:.1f} % (target 10 %: {}); "
                                   "achieved cross traffic: median {:.1f} % (target 3 %: {})",

@@ -24,7 +24,8 @@ struct EngineComparison
     double medianAbsCrossDiffPct = 0; //!< over runs with cross traffic
     double medianAbsFctDiffPct = 0;   //!< cross traffic's median FCT, runs with flows in both
     /** Compared runs that the flow engine keeps in its domain (no `engine_domain`: what engine
-     * auto keeps at flow level), and their mean iteration time's 95th percentile |diff|. */
+     * auto keeps at flow level), and their mean iteration time's 95th percentile |diff| (NaN
+     * when there are none). */
     size_t inDomain = 0;
     double inDomainP95AbsMeanDiffPct = 0;
     double medianSpeedup = 0;             //!< packet wall time over flow wall time

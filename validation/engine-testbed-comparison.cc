@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
+#include <stdexcept>
 
 namespace flumen
 {
@@ -15,20 +17,6 @@ namespace fs = std::filesystem;
 
 namespace
 {
-
-bool
-Simulated(const ValidatedPoint& p)
-{
-    return p.status == "done" || p.status == "partial";
-}
-
-// A point the validation's medians count: measured by the testbed, with cross traffic, not
-// used by the calibration.
-bool
-ValidationPoint(const ValidatedPoint& p)
-{
-    return p.testbed && !p.idle && !p.calibration;
-}
 
 std::string
 Pct(double v)
@@ -61,6 +49,12 @@ CompareEnginesWithTestbed(const ValidationPlan& plan, const std::vector<Validate
         }
     }
     const std::vector<ValidatedPoint> packet = CollateValidation(packetPlan, packetPoints).points;
+    if (packet.size() != flow.size())
+    {
+        throw std::invalid_argument(fmt::format("CompareEnginesWithTestbed: {} flow points for a "
+                                                "plan of {}",
+                                                flow.size(), packet.size()));
+    }
 
     // Like for like: the validation points that both engines simulated (idle references stay,
     // whatever their status, as in each engine's own report).
@@ -70,11 +64,20 @@ CompareEnginesWithTestbed(const ValidationPlan& plan, const std::vector<Validate
     std::string csv = "series,model,transport,index,offered_gbps,testbed_measured_gbps,congested,"
                       "testbed_mean_s,packet_mean_s,flow_mean_s,packet_error_pct,flow_error_pct,"
                       "packet_status,flow_status,compared\n";
-    for (size_t i = 0; i < flow.size() && i < packet.size(); ++i)
+    for (size_t i = 0; i < flow.size(); ++i)
     {
         const ValidatedPoint& f = flow[i];
         const ValidatedPoint& p = packet[i];
-        const bool counted = !ValidationPoint(f) || (Simulated(f) && Simulated(p));
+        const bool sameIndex = f.index == p.index || (std::isnan(f.index) && std::isnan(p.index));
+        if (f.series != p.series || f.model != p.model || !sameIndex)
+        {
+            throw std::invalid_argument(fmt::format("CompareEnginesWithTestbed: flow point {} "
+                                                    "({} {}) is not the plan's",
+                                                    i, f.series, f.model));
+        }
+        // Like for like: both simulated to the end, over the same seeds.
+        const bool counted
+            = !IsValidationPoint(f) || (IsSimulated(f) && IsSimulated(p) && f.seeds == p.seeds);
         if (counted)
         {
             bothPacket.push_back(p);
@@ -84,7 +87,7 @@ CompareEnginesWithTestbed(const ValidationPlan& plan, const std::vector<Validate
         {
             leftOut[{ f.series, f.model }]++;
         }
-        if (!ValidationPoint(f))
+        if (!IsValidationPoint(f))
         {
             continue;
         }
@@ -92,10 +95,10 @@ CompareEnginesWithTestbed(const ValidationPlan& plan, const std::vector<Validate
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f.series, f.model, f.transport,
             NumberText(f.index, 0), NumberText(f.offeredGbps, 3), NumberText(f.measuredGbps, 3),
             f.congested ? 1 : 0, NumberText(f.testbedMeanS, 6),
-            Simulated(p) ? NumberText(p.simMeanS, 6) : "",
-            Simulated(f) ? NumberText(f.simMeanS, 6) : "",
-            Simulated(p) ? NumberText(PercentError(p.simMeanS, p.testbedMeanS), 2) : "",
-            Simulated(f) ? NumberText(PercentError(f.simMeanS, f.testbedMeanS), 2) : "",
+            IsSimulated(p) ? NumberText(p.simMeanS, 6) : "",
+            IsSimulated(f) ? NumberText(f.simMeanS, 6) : "",
+            IsSimulated(p) ? NumberText(PercentError(p.simMeanS, p.testbedMeanS), 2) : "",
+            IsSimulated(f) ? NumberText(PercentError(f.simMeanS, f.testbedMeanS), 2) : "",
             p.status.substr(0, p.status.find(':')), f.status.substr(0, f.status.find(':')),
             counted ? 1 : 0);
     }
@@ -122,10 +125,11 @@ CompareEnginesWithTestbed(const ValidationPlan& plan, const std::vector<Validate
                      "Median |error| against the testbed, in per cent, per series and model: of "
                      "the mean iteration time (over the validation points, and over the "
                      "congested ones), of the p99 and of the achieved cross-traffic rate; the "
-                     "packet level's runs and the flow engine's of the same points and seeds. A "
-                     "point counts where both engines simulated it: points censored in either "
-                     "are left out (their number in brackets; each engine's report.md lists its "
-                     "own). Per point: engines-testbed.csv.\n\n";
+                     "packet level's runs and the flow engine's of the same points. A point counts "
+                     "where both engines simulated it to the end over the same seeds; the others "
+                     "(censored in either, not run, or run with other seeds) are left out, their "
+                     "number in brackets (each engine's report.md lists its own). Per point: "
+                     "engines-testbed.csv.\n\n";
     for (const auto& l : lines)
     {
         md += l + "\n";

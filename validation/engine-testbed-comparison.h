@@ -20,9 +20,9 @@ namespace flumen
  * as CompareEngines finds it) and writes DIR/engines-testbed.md (per series and model, the
  * median |error| of each engine against the testbed: the mean iteration time, over the
  * congested points, the p99 and the achieved cross-traffic rate) and DIR/engines-testbed.csv
- * (per point). A point counts where both engines simulated it (not censored in either).
- * Returns the markdown table's lines for the terminal. Throws std::runtime_error when the
- * files cannot be written.
+ * (per point). A point counts where both engines simulated it to the end over the same seeds.
+ * Returns the markdown table's lines for the terminal. Throws std::invalid_argument when `flow`
+ * are not the plan's points, std::runtime_error when the files cannot be written.
  */
 std::vector<std::string> CompareEnginesWithTestbed(const ValidationPlan& plan,
                                                    const std::vector<ValidatedPoint>& flow,

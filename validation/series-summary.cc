@@ -57,7 +57,7 @@ SummariseSeries(const std::vector<ValidatedPoint>& points)
         std::vector<CurvePoint> simCurve;
         for (const auto* p : ps)
         {
-            bool simulated = p->status == "done" || p->status == "partial";
+            const bool simulated = IsSimulated(*p);
             if (p->idle && p->testbed)
             {
                 s.idleMeasuredS = p->testbedMeanS;
@@ -75,7 +75,7 @@ SummariseSeries(const std::vector<ValidatedPoint>& points)
             {
                 simCurve.push_back({ p->idle ? 0.0 : p->simAchievedGbps, p->simMeanS });
             }
-            if (!p->testbed || p->idle || p->calibration)
+            if (!IsValidationPoint(*p))
             {
                 continue;
             }

@@ -92,6 +92,21 @@ struct SeriesSummary
     }
 };
 
+/** Whether a point's runs were simulated to the end (all its seeds, or some). */
+inline bool
+IsSimulated(const ValidatedPoint& p)
+{
+    return p.status == "done" || p.status == "partial";
+}
+
+/** Whether the validation's medians count a point: measured by the testbed, with cross traffic,
+ * not used by the calibration. */
+inline bool
+IsValidationPoint(const ValidatedPoint& p)
+{
+    return p.testbed && !p.idle && !p.calibration;
+}
+
 /** One summary per series and model, in the order the points first name them. */
 std::vector<SeriesSummary> SummariseSeries(const std::vector<ValidatedPoint>& points);
 

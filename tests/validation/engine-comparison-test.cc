@@ -142,9 +142,14 @@ TEST(EngineComparison, ReportsTheMedianFlowCompletionTimesDifferencePerRunAndPer
                       "(10th-90th percentile -80 to +6 %) over 3 runs with flows in both"),
               std::string::npos)
         << md;
-    EXPECT_EQ(md.find("engine auto"), std::string::npos) << "every flow run is the flow engine's";
-    EXPECT_EQ(md.find("in the flow engine's domain"), std::string::npos)
-        << "no run says it is out of the domain";
+    EXPECT_EQ(md.find("went to the packet level"), std::string::npos)
+        << "every flow run is the flow engine's";
+    // No run says it is out of the domain: all 4 compared are in it (|diffs| 25, 5, 2, 0 %).
+    EXPECT_NE(md.find("in the flow engine's domain (what engine auto keeps): 4 of the 4 runs, mean "
+                      "iteration time |flow - packet| median 3.5 %"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("(no run says it is out of it)"), std::string::npos) << md;
     EXPECT_EQ(byRun["ws-a"]["flow_out_of_domain"], "0");
 }
 

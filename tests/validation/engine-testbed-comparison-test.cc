@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 using namespace flumen;
 namespace fs = std::filesystem;
@@ -92,22 +93,61 @@ TEST(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSi
             { "flow-" + r.id, nlohmann::json::object(), { { "packet_run", "packet-" + r.id } } });
         plan.points.push_back(Point("flow-" + r.id, r.testbed, r.idle));
     }
+    // A second model: one point that both ran over two seeds (+20 and +30 % at packet level,
+    // +10 % at flow level), one the packet level ran over one seed of two (left out).
+    auto twoSeeds = [&](const std::string& id, double testbed, double packetMean, double flowMean,
+                        bool packetSecondSeed)
+    {
+        PlannedPoint pp = Point("", testbed, false);
+        pp.point.model = "densenet161";
+        pp.point.seedsPlanned = 2;
+        pp.runIds.clear();
+        for (int seed = 1; seed <= 2; ++seed)
+        {
+            const std::string run = id + "-s" + std::to_string(seed);
+            WriteRun(flow, "flow-" + run, flowMean);
+            if (seed == 1 || packetSecondSeed)
+            {
+                WriteRun(packet, "packet-" + run, packetMean + (seed - 1) * 0.1 * testbed);
+            }
+            plan.runs.push_back(
+                { "flow-" + run, nlohmann::json::object(), { { "packet_run", "packet-" + run } } });
+            pp.runIds.push_back("flow-" + run);
+        }
+        plan.points.push_back(pp);
+    };
+    twoSeeds("d", 1.0, 1.2, 1.1, true);
+    twoSeeds("e", 1.0, 1.0, 1.0, false);
     const std::vector<ValidatedPoint> flowPoints = CollateValidation(plan, flow).points;
     const auto lines = CompareEnginesWithTestbed(plan, flowPoints, packet, PacketRunMatch::ExactId,
                                                  dir.Path() + "/out");
-    ASSERT_EQ(lines.size(), 3u);
+    ASSERT_EQ(lines.size(), 4u);
     // 2 points (1 left out); mean |error| medians 5 % and 15 %; none congested; p99 the same as
     // the mean (two equal iterations); cross traffic 10 of 10 Gbps in both.
     EXPECT_EQ(lines[2], "| iperf-rdma-configB | resnet50 | 2 (1) | 5.0 | 15.0 | 0 |  |  | 5.0 | "
                         "15.0 | 0.0 | 0.0 |");
+    // The second model: its seeds pooled (packet 1.2 and 1.3 s: +25 %), the point run over
+    // other seeds left out.
+    EXPECT_EQ(lines[3].substr(0, lines[3].find(" | 0 |")),
+              "| iperf-rdma-configB | densenet161 | 1 (1) | 25.0 | 10.0");
     const std::string md = test::ReadFile(dir.Path() + "/out/engines-testbed.md");
     EXPECT_NE(md.find(lines[2]), std::string::npos) << md;
     const auto rows = test::ReadCsvRows(dir.Path() + "/out/engines-testbed.csv");
-    ASSERT_EQ(rows.size(), 3u) << "the validation points, idle references left out";
+    ASSERT_EQ(rows.size(), 5u) << "the validation points, idle references left out";
     EXPECT_EQ(rows[0].at("packet_error_pct"), "10.00");
     EXPECT_EQ(rows[0].at("flow_error_pct"), "-10.00");
     EXPECT_EQ(rows[0].at("compared"), "1");
     EXPECT_EQ(rows[2].at("packet_status"), "censored");
     EXPECT_EQ(rows[2].at("packet_error_pct"), "");
     EXPECT_EQ(rows[2].at("compared"), "0");
+    EXPECT_EQ(rows[4].at("packet_status"), "partial");
+    EXPECT_EQ(rows[4].at("flow_status"), "done");
+    EXPECT_EQ(rows[4].at("compared"), "0");
+    // Points that are not the plan's are refused, not set beside the wrong ones.
+    std::vector<ValidatedPoint> shifted(flowPoints.begin() + 1, flowPoints.end());
+    shifted.push_back(flowPoints.front());
+    EXPECT_THROW(CompareEnginesWithTestbed(plan, shifted, packet, PacketRunMatch::ExactId,
+                                           dir.Path() + "/out2"),
+                 std::invalid_argument);
+    EXPECT_FALSE(fs::exists(dir.Path() + "/out2"));
 }
