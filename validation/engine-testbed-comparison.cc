@@ -31,11 +31,10 @@ CompareEnginesWithTestbed(const ValidationPlan& plan, const std::vector<Validate
                           const fs::path& packetPoints, PacketRunMatch match,
                           const std::string& dir)
 {
-    // The same plan, its runs named by their packet runs: read back as the packet validation
-    // read them.
-    ValidationPlan packetPlan = plan;
-    packetPlan.cdfs.clear();
-    packetPlan.rings.clear();
+    // The plan's points, their runs named by their packet runs: read back as the packet
+    // validation read them.
+    ValidationPlan packetPlan;
+    packetPlan.points = plan.points;
     std::map<std::string, std::string> packetId;
     for (const auto& r : plan.runs)
     {

@@ -16,7 +16,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FluidNetworkLosses");
 
 void
-FluidNetwork::Flow::Lose(double window)
+FluidNetwork::Flow::Cut(double keep, double window)
 {
     if (spec.kind == WINDOW)
     {
@@ -26,9 +26,15 @@ FluidNetwork::Flow::Lose(double window)
         }
         // The window falls only at losses and echoes: its largest so far is kept before the cut.
         record.maxWindowBytes = std::max(record.maxWindowBytes, WindowInBuffers());
-        ++record.cuts;
     }
-    cwnd = std::max(2 * spec.segmentBytes, spec.lossBeta * window);
+    cwnd = std::max(2 * spec.segmentBytes, keep * window);
+}
+
+void
+FluidNetwork::Flow::Lose(double window)
+{
+    Cut(spec.lossBeta, window);
+    record.cuts += spec.kind == WINDOW ? 1 : 0;
 }
 
 void

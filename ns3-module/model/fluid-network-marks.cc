@@ -51,13 +51,8 @@ FluidNetwork::Flow::AnswerMarks(double markProbability, double delivered, double
     const double now = Simulator::Now().GetSeconds();
     if (ecnCutDueS >= 0 && now >= ecnCutDueS)
     {
-        if (slowStart)
-        {
-            EndSlowStart(true); // a congestion signal, as a loss
-        }
-        record.maxWindowBytes = std::max(record.maxWindowBytes, WindowInBuffers());
-        const double keep = spec.ecn == DCTCP ? 1 - alpha / 2 : spec.lossBeta;
-        cwnd = std::max(2 * spec.segmentBytes, keep * Window());
+        // A congestion signal, as a loss.
+        Cut(spec.ecn == DCTCP ? 1 - alpha / 2 : spec.lossBeta, Window());
         ++record.ecnCuts;
         lastEcnCutS = now;
         ecnCutDueS = -1;

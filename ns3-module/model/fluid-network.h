@@ -311,8 +311,11 @@ class FluidNetwork : public Object
         WindowRecord record;
         /** Slow start ends now, at its window (kept in the record). */
         void EndSlowStart(bool byLoss);
-        /** A loss: slow start ends, and it keeps lossBeta of `window` (its window, or what a
-         * paced flow has in flight). */
+        /** A congestion signal: a window flow leaves slow start and keeps its largest window in
+         * its record; the window becomes `keep` of `window` (two segments at least). */
+        void Cut(double keep, double window);
+        /** A loss: it keeps lossBeta of `window` (its window, or what a paced flow has in
+         * flight); a window flow counts the cut. */
         void Lose(double window);
         double lastLossS = -1;    //!< when it last lost at a switch port (negative: never)
         double idleUntilS = -1;   //!< a retransmission timeout: it sends nothing until then
