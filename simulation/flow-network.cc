@@ -558,6 +558,7 @@ FlowNetwork::TakeLinkSeries(bool closedOnly)
         return {};
     }
     // The stretch since the last rate change, up to the open bin (or to now at the end).
+    m_net->SettleRates(); // (a change at this instant first closes the stretch before it)
     const double now = Simulator::Now().GetSeconds();
     const double until = closedOnly ? m_bins->BinStart(now) : now;
     if (until > m_bins->AddedUntil())

@@ -26,6 +26,7 @@ FluidNetwork::SetMarking(uint32_t link, double kminBytes, double kmaxBytes, doub
 double
 FluidNetwork::GetMarkProbability(const std::vector<uint32_t>& path) const
 {
+    Settled();
     // The packet level's ramp on the fluid queue; marks at successive queues are independent.
     double unmarked = 1;
     for (uint32_t id : path)

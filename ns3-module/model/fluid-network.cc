@@ -96,6 +96,7 @@ void
 FluidNetwork::DoDispose()
 {
     Simulator::Cancel(m_completion);
+    Simulator::Cancel(m_settle);
     m_flows.clear();
     m_active.clear();
     Object::DoDispose();
@@ -214,6 +215,7 @@ FluidNetwork::SetFlowCap(uint64_t id, double capBps)
 double
 FluidNetwork::GetFlowRate(uint64_t id) const
 {
+    Settled();
     auto it = m_flows.find(id);
     return it == m_flows.end() ? 0.0 : it->second.rate;
 }
@@ -221,6 +223,7 @@ FluidNetwork::GetFlowRate(uint64_t id) const
 double
 FluidNetwork::GetFlowWindow(uint64_t id) const
 {
+    Settled();
     auto it = m_flows.find(id);
     return it == m_flows.end() ? 0.0 : it->second.Window();
 }
@@ -228,6 +231,7 @@ FluidNetwork::GetFlowWindow(uint64_t id) const
 std::optional<FluidNetwork::WindowRecord>
 FluidNetwork::GetWindowRecord(uint64_t id) const
 {
+    Settled();
     auto it = m_flows.find(id);
     if (it == m_flows.end() || it->second.spec.kind != WINDOW)
     {
@@ -239,6 +243,7 @@ FluidNetwork::GetWindowRecord(uint64_t id) const
 bool
 FluidNetwork::IsInSlowStart(uint64_t id) const
 {
+    Settled();
     auto it = m_flows.find(id);
     return it != m_flows.end() && it->second.spec.kind == WINDOW && it->second.slowStart;
 }
@@ -254,6 +259,7 @@ FluidNetwork::SetPauseThreshold(uint32_t nic, double bytes)
 double
 FluidNetwork::GetQueueBytes(uint32_t link) const
 {
+    Settled();
     const Link& l = m_links.at(link);
     return (l.queueBits + l.overrunBits) / 8;
 }
@@ -261,6 +267,7 @@ FluidNetwork::GetQueueBytes(uint32_t link) const
 double
 FluidNetwork::GetQueueBytesAtRates(uint32_t link) const
 {
+    Settled();
     const Link& l = m_links.at(link);
     return (l.queueBits + l.overrunAtRatesBits) / 8;
 }
@@ -268,12 +275,14 @@ FluidNetwork::GetQueueBytesAtRates(uint32_t link) const
 double
 FluidNetwork::GetQueueSlope(uint32_t link) const
 {
+    Settled();
     return m_links.at(link).overrunSlopeBps / 8;
 }
 
 double
 FluidNetwork::GetQueueDelay(const std::vector<uint32_t>& path) const
 {
+    Settled();
     double delay = 0;
     for (uint32_t l : path)
     {
@@ -299,6 +308,7 @@ FluidNetwork::GetQueueByteSeconds(uint32_t link)
 void
 FluidNetwork::ResetMaxQueues()
 {
+    Settled();
     for (auto& l : m_links)
     {
         l.maxQueueBits = l.queueBits + l.overrunBits;
@@ -308,6 +318,7 @@ FluidNetwork::ResetMaxQueues()
 double
 FluidNetwork::GetLinkRate(uint32_t link, Class cls) const
 {
+    Settled();
     return m_links.at(link).rate[cls];
 }
 
@@ -381,6 +392,11 @@ FluidNetwork::Advance()
 void
 FluidNetwork::Recompute()
 {
+    if (m_ratesDue)
+    {
+        m_ratesDue = false;
+        Simulator::Cancel(m_settle);
+    }
     ++m_recomputations;
     const Time now = Simulator::Now();
     m_ratesChangedTrace(m_ratesSince, now);
@@ -559,9 +575,28 @@ FluidNetwork::CompleteDue()
 void
 FluidNetwork::RecomputeUnlessCompleting()
 {
-    if (!m_completing)
+    if (!m_completing && !m_ratesDue)
+    {
+        m_ratesDue = true;
+        m_settle = Simulator::ScheduleNow(&FluidNetwork::Recompute, this);
+    }
+}
+
+void
+FluidNetwork::SettleRates()
+{
+    if (m_ratesDue)
     {
         Recompute();
+    }
+}
+
+void
+FluidNetwork::Settled() const
+{
+    if (m_ratesDue)
+    {
+        const_cast<FluidNetwork*>(this)->Recompute();
     }
 }
 

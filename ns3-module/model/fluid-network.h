@@ -172,12 +172,24 @@ class FluidNetwork : public Object
      */
     void SetPauseThreshold(uint32_t nic, double bytes);
     /** How many times a NIC's flows were paused (reached the threshold). */
-    uint64_t GetPauses() const { return m_pauses; }
+    uint64_t GetPauses() const
+    {
+        Settled();
+        return m_pauses;
+    }
     /** How many times the link's overflow buffer overflowed, or its drop buffer filled. */
-    uint64_t GetOverflows(uint32_t link) const { return m_links.at(link).overflows; }
+    uint64_t GetOverflows(uint32_t link) const
+    {
+        Settled();
+        return m_links.at(link).overflows;
+    }
     /** How many windows its overflows or drops cut (each window flow sending through it, each
      * time). */
-    uint64_t GetWindowsCut(uint32_t link) const { return m_links.at(link).windowsCut; }
+    uint64_t GetWindowsCut(uint32_t link) const
+    {
+        Settled();
+        return m_links.at(link).windowsCut;
+    }
     /** Whether the link has an overflow buffer (SetOverflowBuffer). */
     bool HasOverflowBuffer(uint32_t link) const { return m_links.at(link).overflowBufferBits > 0; }
     /** Whether the link has a drop buffer (SetDropBuffer). */
@@ -229,7 +241,11 @@ class FluidNetwork : public Object
     double GetLinkCapacity(uint32_t link) const { return m_links.at(link).bps; }
     uint32_t GetLinkCount() const { return static_cast<uint32_t>(m_links.size()); }
     /** When the current rates were set. */
-    Time GetRatesSince() const { return m_ratesSince; }
+    Time GetRatesSince() const
+    {
+        Settled();
+        return m_ratesSince;
+    }
     /** A window flow's current window, bytes (0 when not active). */
     double GetFlowWindow(uint64_t id) const;
     /** A queued link's current queue, bytes; an overflow link's buffer occupancy (not added to
@@ -243,16 +259,27 @@ class FluidNetwork : public Object
     /** A link's queue integrated over time so far (byte-seconds), up to now. */
     double GetQueueByteSeconds(uint32_t link);
     /** A link's largest queue (bytes) since ResetMaxQueues(). */
-    double GetMaxQueueBytes(uint32_t link) const { return m_links.at(link).maxQueueBits / 8; }
+    double GetMaxQueueBytes(uint32_t link) const
+    {
+        Settled();
+        return m_links.at(link).maxQueueBits / 8;
+    }
     /** Every link's largest queue starts again from its queue now. */
     void ResetMaxQueues();
     /** The queueing delay along a path now (seconds). */
     double GetQueueDelay(const std::vector<uint32_t>& path) const;
     /** How many times the rates were recomputed (the engine's unit of work). */
-    uint64_t GetRecomputations() const { return m_recomputations; }
+    uint64_t GetRecomputations() const
+    {
+        Settled();
+        return m_recomputations;
+    }
 
     /** Brings every counter up to the current time (done by every getter above). */
     void Advance();
+    /** Recomputes the rates now if flows started, stopped or changed caps at this instant
+     * since the last recomputation (every getter of rates, queues and windows does it). */
+    void SettleRates();
 
     /** Signature of the RatesChanged trace: [from, to) had the previous rates. */
     typedef void (*IntervalTracedCallback)(Time from, Time to);
@@ -422,6 +449,13 @@ class FluidNetwork : public Object
     Time m_ratesSince; //!< the current rates hold from then
     EventId m_completion;
     bool m_completing = false; //!< CompleteDue is calling back
+    /** Flows changed at this instant: one recomputation, at the end of the instant's events
+     * (m_settle) or at the first getter, serves them all (a ring step's messages start
+     * together on every host). */
+    bool m_ratesDue = false;
+    EventId m_settle;
+    /** SettleRates for the const getters: the rates are a cache of the flows' state. */
+    void Settled() const;
     uint64_t m_recomputations = 0;
     uint64_t m_pauses = 0;
     bool m_anyPause = false;

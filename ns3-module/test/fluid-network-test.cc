@@ -124,6 +124,45 @@ TEST_F(Fluid, AFlowStartedWhenAnotherEndsIsServedByTheSameRecomputation)
     EXPECT_NEAR(net->GetLinkBytes(l, FluidNetwork::CROSS), 3000, 1e-6);
 }
 
+TEST_F(Fluid, FlowsChangedAtOneInstantShareOneRecomputationUnlessTheRatesAreReadBetween)
+{
+    // A ring step's messages start together on every host: one recomputation serves them all,
+    // at the end of the instant's events. A getter in between recomputes first (it sees the
+    // flows started so far), and the changes after it share one more.
+    const uint32_t l = net->AddLink(40e9);
+    std::vector<uint64_t> ids;
+    uint64_t atStart = 0;
+    double rateAfterThree = 0;
+    Simulator::Schedule(
+        MicroSeconds(1),
+        [&]
+        {
+            atStart = net->GetRecomputations();
+            for (int i = 0; i < 3; ++i)
+            {
+                ids.push_back(net->StartFlow(Spec({ l }, FluidNetwork::kUnbounded)));
+            }
+            rateAfterThree = net->GetFlowRate(ids[0]);
+            for (int i = 0; i < 5; ++i)
+            {
+                ids.push_back(net->StartFlow(Spec({ l }, FluidNetwork::kUnbounded)));
+            }
+            net->SetFlowCap(ids[0], 5e9);
+            net->StopFlow(ids[7]);
+        });
+    uint64_t atEnd = 0;
+    Simulator::Schedule(MicroSeconds(2), [&] { atEnd = net->GetRecomputations(); });
+    Simulator::Run();
+    EXPECT_DOUBLE_EQ(rateAfterThree, 40e9 / 3);
+    EXPECT_EQ(atEnd - atStart, 2u);
+    EXPECT_DOUBLE_EQ(net->GetFlowRate(ids[0]), 5e9);
+    for (size_t i = 1; i < 7; ++i)
+    {
+        EXPECT_DOUBLE_EQ(net->GetFlowRate(ids[i]), 35e9 / 6);
+    }
+    EXPECT_EQ(net->GetFlowRate(ids[7]), 0);
+}
+
 TEST_F(Fluid, AStoppedFlowKeepsItsBytesAndTheRatesChangedTraceCoversTime)
 {
     const uint32_t l = net->AddLink(8e9);

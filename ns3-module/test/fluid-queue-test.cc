@@ -352,9 +352,11 @@ TEST(FluidOverflow, ASaturatedSenderWhoseRatesAddUpToItsLinkDoesNotFillItsBuffer
         spec.path = { sender };
         for (int i = 0; i < flows; ++i)
         {
+            // One a microsecond: each set of flows is recomputed once (starts at one instant
+            // would share a recomputation).
             spec.weight = 1 + i / 3.0;
             spec.wireFactor = 1 + i / 97.0;
-            n->StartFlow(spec);
+            Simulator::Schedule(MicroSeconds(i), [n, spec] { n->StartFlow(spec); });
         }
         Simulator::Stop(MilliSeconds(100));
         Simulator::Run();
