@@ -44,10 +44,12 @@ FluidNetwork::SolveQueues()
     bool twoQueues = false;
     for (int pass = 0; pass < (twoQueues ? 2 : 1); ++pass)
     {
+        // By link id; only queued links hold anything (and a queue).
         auto& ports = m_scratch.ports;
         ports.resize(m_links.size());
-        for (auto& p : ports)
+        for (uint32_t l : m_queuedLinks)
         {
+            auto& p = ports[l];
             p.used = false;
             p.paced = p.backlog = 0;
             p.windows.clear();
@@ -107,18 +109,15 @@ FluidNetwork::SolveQueues()
                 }
             }
         }
-        for (auto& link : m_links)
-        {
-            link.queueBits = 0;
-        }
-        for (size_t l = 0; l < ports.size(); ++l)
+        for (uint32_t l : m_queuedLinks)
         {
             const auto& p = ports[l];
+            Link& link = m_links[l];
+            link.queueBits = 0;
             if (!p.used)
             {
                 continue;
             }
-            Link& link = m_links[l];
             link.queueBits = FifoQueueBits(link.bps, p.paced, p.windows, p.backlog);
             // (A queue beyond a drop buffer is held at it: DropAtFullBuffers.)
             link.maxQueueBits
@@ -348,8 +347,9 @@ FluidNetwork::QueueStep() const
         return Time(-1);
     }
     double delay = 0;
-    for (const auto& l : m_links)
+    for (uint32_t id : m_queuedLinks)
     {
+        const Link& l = m_links[id];
         if (l.queueBits > 0)
         {
             const double d = l.queueBits / l.bps;

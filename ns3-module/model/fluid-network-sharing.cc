@@ -20,9 +20,12 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
     open.assign(flows.begin(), flows.end());
     // The links each flow counts on (asked once), the weights on each link, and how many
     // flows they are (so that rounding residue of subtracted weights never stands for a flow).
+    // Only those links are scanned below (a ToR of many hosts has links that no flow uses).
     s.counted.clear();
-    s.weightOn.assign(m_links.size(), 0.0);
-    s.flowsOn.assign(m_links.size(), 0);
+    s.touched.clear();
+    s.weightOn.resize(m_links.size(), 0.0);
+    s.flowsOn.resize(m_links.size(), 0);
+    s.full.resize(m_links.size(), 0);
     for (Flow* f : open)
     {
         f->countedBegin = static_cast<uint32_t>(s.counted.size());
@@ -30,6 +33,10 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         {
             if (counts(l, *f))
             {
+                if (s.flowsOn[l] == 0)
+                {
+                    s.touched.push_back(l);
+                }
                 s.counted.push_back(l);
                 s.weightOn[l] += f->weight;
                 s.flowsOn[l]++;
@@ -52,7 +59,7 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
     while (!open.empty())
     {
         double level = kUnbounded;
-        for (size_t l = 0; l < m_links.size(); ++l)
+        for (uint32_t l : s.touched)
         {
             if (s.flowsOn[l] > 0 && s.weightOn[l] > 0)
             {
@@ -84,8 +91,7 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
             level = std::min(level, f->cap * f->spec.wireFactor / f->weight);
         }
         // Fix every flow that a full link or its own cap holds at this level.
-        s.full.assign(m_links.size(), 0);
-        for (size_t l = 0; l < m_links.size(); ++l)
+        for (uint32_t l : s.touched)
         {
             s.full[l] = s.flowsOn[l] > 0 && s.weightOn[l] > 0
                         && std::max(0.0, left[l]) / s.weightOn[l] <= level * (1 + 1e-12);
@@ -112,6 +118,11 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         }
         stuck = still.size() == open.size();
         open.swap(still);
+    }
+    for (uint32_t l : s.touched)
+    {
+        s.weightOn[l] = 0; // (the fixed flows' weights leave rounding residue)
+        s.flowsOn[l] = 0;
     }
 }
 

@@ -113,6 +113,10 @@ FluidNetwork::AddLink(double bps, bool fifo, bool queued)
     l.queued = queued;
     m_anyFifo = m_anyFifo || fifo;
     m_anyQueued = m_anyQueued || queued;
+    if (queued)
+    {
+        m_queuedLinks.push_back(static_cast<uint32_t>(m_links.size()));
+    }
     m_links.push_back(l);
     return static_cast<uint32_t>(m_links.size() - 1);
 }

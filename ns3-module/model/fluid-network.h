@@ -421,8 +421,9 @@ class FluidNetwork : public Object
         std::vector<Flow*> open;
         std::vector<Flow*> next;
         std::vector<uint32_t> counted; //!< per open flow, the links of its path it counts on
-        std::vector<double> weightOn;
-        std::vector<uint32_t> flowsOn;
+        std::vector<uint32_t> touched; //!< the links counted on, each once
+        std::vector<double> weightOn;  //!< by link id; zero between calls
+        std::vector<uint32_t> flowsOn; //!< by link id; zero between calls
         std::vector<char> full;
         // SolveQueues': what the flows hold at each queued link, by link id
         struct AtPort
@@ -438,6 +439,7 @@ class FluidNetwork : public Object
     std::vector<Link> m_links;
     std::vector<uint32_t> m_overflowLinks; //!< links with an overflow buffer
     std::vector<uint32_t> m_dropLinks;     //!< queued links with a drop buffer
+    std::vector<uint32_t> m_queuedLinks;   //!< links with a standing queue (AddLink's queued)
     bool m_anyFifo = false;
     bool m_anyQueued = false;
     std::map<uint64_t, Flow> m_flows; //!< active flows, by id (ordered: deterministic)
