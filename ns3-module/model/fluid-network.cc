@@ -97,6 +97,7 @@ FluidNetwork::DoDispose()
 {
     Simulator::Cancel(m_completion);
     Simulator::Cancel(m_settle);
+    m_ratesDue = false;
     m_flows.clear();
     m_active.clear();
     Object::DoDispose();
