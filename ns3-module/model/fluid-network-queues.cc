@@ -1,6 +1,7 @@
 // FluidNetwork's queued links (fluid-network.h, fluid-queue.h): the standing queues, the rates
-// they leave each kind of flow, the time steps while they change, slow start's end and PFC's
-// pauses (losses: fluid-network-losses.cc; ECN marks: fluid-network-marks.cc).
+// they leave each kind of flow, the time steps while they change, slow start's end, PFC's
+// pauses, and the getters of the queues (losses: fluid-network-losses.cc; ECN marks:
+// fluid-network-marks.cc).
 #include "fluid-network.h"
 #include "fluid-queue.h"
 
@@ -376,6 +377,58 @@ FluidNetwork::QueueStep() const
             step, std::max(NanoSeconds(1), NanoSecondsAtMost(std::ceil(untilS * 1e9), m_maxStep)));
     }
     return step;
+}
+
+double
+FluidNetwork::GetQueueBytes(uint32_t link) const
+{
+    Settled();
+    const Link& l = m_links.at(link);
+    return (l.queueBits + l.overrunBits) / 8;
+}
+
+double
+FluidNetwork::GetQueueBytesAtRates(uint32_t link) const
+{
+    Settled();
+    const Link& l = m_links.at(link);
+    return (l.queueBits + l.overrunAtRatesBits) / 8;
+}
+
+double
+FluidNetwork::GetQueueSlope(uint32_t link) const
+{
+    Settled();
+    return m_links.at(link).overrunSlopeBps / 8;
+}
+
+double
+FluidNetwork::GetQueueDelay(const std::vector<uint32_t>& path) const
+{
+    Settled();
+    double delay = 0;
+    for (uint32_t l : path)
+    {
+        delay += m_links.at(l).queueBits / m_links.at(l).bps;
+    }
+    return delay;
+}
+
+double
+FluidNetwork::GetQueueByteSeconds(uint32_t link)
+{
+    Advance();
+    return m_links.at(link).queueBitSeconds / 8;
+}
+
+void
+FluidNetwork::ResetMaxQueues()
+{
+    Settled();
+    for (auto& l : m_links)
+    {
+        l.maxQueueBits = l.queueBits + l.overrunBits;
+    }
 }
 
 } // namespace ns3

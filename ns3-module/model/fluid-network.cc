@@ -262,62 +262,10 @@ FluidNetwork::SetPauseThreshold(uint32_t nic, double bytes)
 }
 
 double
-FluidNetwork::GetQueueBytes(uint32_t link) const
-{
-    Settled();
-    const Link& l = m_links.at(link);
-    return (l.queueBits + l.overrunBits) / 8;
-}
-
-double
-FluidNetwork::GetQueueBytesAtRates(uint32_t link) const
-{
-    Settled();
-    const Link& l = m_links.at(link);
-    return (l.queueBits + l.overrunAtRatesBits) / 8;
-}
-
-double
-FluidNetwork::GetQueueSlope(uint32_t link) const
-{
-    Settled();
-    return m_links.at(link).overrunSlopeBps / 8;
-}
-
-double
-FluidNetwork::GetQueueDelay(const std::vector<uint32_t>& path) const
-{
-    Settled();
-    double delay = 0;
-    for (uint32_t l : path)
-    {
-        delay += m_links.at(l).queueBits / m_links.at(l).bps;
-    }
-    return delay;
-}
-
-double
 FluidNetwork::GetLinkBytes(uint32_t link, Class cls)
 {
     Advance();
     return m_links.at(link).bytes[cls];
-}
-
-double
-FluidNetwork::GetQueueByteSeconds(uint32_t link)
-{
-    Advance();
-    return m_links.at(link).queueBitSeconds / 8;
-}
-
-void
-FluidNetwork::ResetMaxQueues()
-{
-    Settled();
-    for (auto& l : m_links)
-    {
-        l.maxQueueBits = l.queueBits + l.overrunBits;
-    }
 }
 
 double
