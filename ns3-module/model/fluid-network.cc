@@ -170,6 +170,7 @@ FluidNetwork::StopFlow(uint64_t id)
     Advance();
     if (it->second.spec.kind == WINDOW && !m_windowFlowEndedTrace.IsEmpty())
     {
+        Settled(); // its record with this instant's changes, as a getter would see it
         m_windowFlowEndedTrace(id, it->second.Record());
     }
     m_finished[id] = it->second.moved;
@@ -284,6 +285,9 @@ FluidNetwork::Advance()
     {
         return;
     }
+    // (A change due is recomputed at its own instant, before time moves on: the getters used
+    // below must not recompute half-way through.)
+    NS_ASSERT_MSG(!m_ratesDue, "FluidNetwork: rates due across an interval");
     if (!m_overflowLinks.empty())
     {
         Overflow(dt); // from the windows and rates the interval began with
@@ -465,6 +469,9 @@ void
 FluidNetwork::CompleteDue()
 {
     Advance();
+    // Changes earlier at this instant first (a drained flow's last byte leaves behind the queue
+    // they make).
+    Settled();
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> done;
     std::vector<std::pair<uint64_t, Callback<void, uint64_t>>> sent;
     std::vector<std::pair<uint64_t, WindowRecord>> ended;

@@ -451,9 +451,10 @@ class FluidNetwork : public Object
     Time m_ratesSince; //!< the current rates hold from then
     EventId m_completion;
     bool m_completing = false; //!< CompleteDue is calling back
-    /** Flows changed at this instant: one recomputation, at the end of the instant's events
-     * (m_settle) or at the first getter, serves them all (a ring step's messages start
-     * together on every host). */
+    /** Flows changed at this instant: one recomputation serves them all (a ring step's
+     * messages start together on every host), in a zero-delay event (m_settle: after the
+     * events already scheduled for this instant, before those scheduled later) or at the
+     * first getter or completion before it. */
     bool m_ratesDue = false;
     EventId m_settle;
     /** SettleRates for the const getters: the rates are a cache of the flows' state. */
