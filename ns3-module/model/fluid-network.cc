@@ -113,7 +113,6 @@ FluidNetwork::AddLink(double bps, bool fifo, bool queued)
     l.fifo = fifo;
     l.queued = queued;
     m_anyFifo = m_anyFifo || fifo;
-    m_anyQueued = m_anyQueued || queued;
     if (queued)
     {
         m_queuedLinks.push_back(static_cast<uint32_t>(m_links.size()));
@@ -377,7 +376,7 @@ FluidNetwork::Recompute()
         f->weight = f->spec.weight;
         (f->spec.paced ? paced : rest).push_back(f);
     }
-    if (m_anyQueued)
+    if (!m_queuedLinks.empty())
     {
         RecomputeQueued(all, paced, rest, left);
     }
@@ -449,7 +448,7 @@ FluidNetwork::ScheduleNextCompletion()
             soonest = std::min(soonest, (f.spec.bytes - f.pushed) * 8 / f.pushRate);
         }
     }
-    if (m_anyQueued || !m_overflowLinks.empty())
+    if (!m_queuedLinks.empty() || !m_overflowLinks.empty())
     {
         const Time step = QueueStep();
         soonest = step.IsPositive() ? std::min(soonest, step.GetSeconds()) : soonest;
@@ -545,10 +544,7 @@ FluidNetwork::RecomputeUnlessCompleting()
 void
 FluidNetwork::SettleRates()
 {
-    if (m_ratesDue)
-    {
-        Recompute();
-    }
+    Settled();
 }
 
 void

@@ -441,7 +441,6 @@ class FluidNetwork : public Object
     std::vector<uint32_t> m_dropLinks;     //!< queued links with a drop buffer
     std::vector<uint32_t> m_queuedLinks;   //!< links with a standing queue (AddLink's queued)
     bool m_anyFifo = false;
-    bool m_anyQueued = false;
     std::map<uint64_t, Flow> m_flows; //!< active flows, by id (ordered: deterministic)
     std::vector<Flow*> m_active;      //!< the same, as a list (map nodes do not move)
     Scratch m_scratch;

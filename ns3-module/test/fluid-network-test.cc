@@ -127,7 +127,7 @@ TEST_F(Fluid, AFlowStartedWhenAnotherEndsIsServedByTheSameRecomputation)
 TEST_F(Fluid, FlowsChangedAtOneInstantShareOneRecomputationUnlessTheRatesAreReadBetween)
 {
     // A ring step's messages start together on every host: one recomputation serves them all,
-    // at the end of the instant's events. A getter in between recomputes first (it sees the
+    // in a zero-delay event after them. A getter in between recomputes first (it sees the
     // flows started so far), and the changes after it share one more.
     const uint32_t l = net->AddLink(40e9);
     std::vector<uint64_t> ids;
