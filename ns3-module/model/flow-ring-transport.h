@@ -42,7 +42,11 @@ class FlowRingTransport : public RingTransport
     /** The node this rank runs on (it carries a FluidHost). */
     void SetNode(Ptr<Node> node) { m_node = node; }
     /** The next rank's address (a FluidHost's). */
-    void SetNextAddress(Ipv4Address next) { m_next = next; }
+    void SetNextAddress(Ipv4Address next)
+    {
+        m_next = next;
+        m_route = nullptr;
+    }
 
     void Start() override;
     void Send(uint64_t bytes) override;
@@ -106,6 +110,7 @@ class FlowRingTransport : public RingTransport
     Ptr<Node> m_node;
     Ipv4Address m_next;
     Ptr<FluidHost> m_host;
+    const FluidHost::Route* m_route = nullptr; //!< to m_next, looked up at Start (a map's entry)
     bool m_started = false;
     bool m_sending = false;
     std::deque<uint64_t> m_outgoing;
