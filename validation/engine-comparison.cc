@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -131,6 +132,9 @@ MedianFct(const RunSummary& s)
 struct Compared
 {
     Group group;
+    std::string point; //!< the plan's label: a point's runs at other seeds share it
+    double packetMean;
+    double flowMean;
     double meanDiff;
     double p99Diff;
     double crossDiff;
@@ -180,6 +184,81 @@ GroupTable(const std::vector<Compared>& compared)
                           fct.empty() ? "" : fmt::format("{:+.0f}", Quantile(fct, 50)));
     }
     return md;
+}
+
+// A point's label without its seed: a sweep's label lists its assignments ("key=value ...",
+// seed among them when swept); a validation's names the point alone.
+std::string
+WithoutSeed(const std::string& label)
+{
+    std::string out;
+    size_t at = 0;
+    while (at < label.size())
+    {
+        size_t end = label.find(' ', at);
+        end = end == std::string::npos ? label.size() : end;
+        const std::string token = label.substr(at, end - at);
+        if (!token.empty() && token.rfind("seed=", 0) != 0)
+        {
+            out += (out.empty() ? "" : " ") + token;
+        }
+        at = end + 1;
+    }
+    return out;
+}
+
+// The points compared at two or more seeds: the packet level's own spread between a point's
+// seeds (its largest mean over its smallest - 1, in per cent) and the flow engine's |difference|
+// on the mean over each point's seeds. The spread says how far one run of a point can land
+// from another of the same point in the reference itself.
+void
+CompareOverSeeds(const std::vector<Compared>& compared, EngineComparison& c)
+{
+    std::map<std::string, std::vector<const Compared*>> byPoint;
+    for (const auto& d : compared)
+    {
+        if (!d.point.empty()) // (plans written before points had labels)
+        {
+            byPoint[WithoutSeed(d.point)].push_back(&d);
+        }
+    }
+    std::vector<double> spread;
+    std::vector<double> overSeeds;
+    for (const auto& [point, runs] : byPoint)
+    {
+        if (runs.size() < 2)
+        {
+            continue;
+        }
+        double lo = std::numeric_limits<double>::infinity();
+        double hi = 0;
+        double packet = 0;
+        double flow = 0;
+        for (const Compared* d : runs)
+        {
+            lo = std::min(lo, d->packetMean);
+            hi = std::max(hi, d->packetMean);
+            packet += d->packetMean;
+            flow += d->flowMean;
+        }
+        spread.push_back(lo > 0 ? (hi / lo - 1) * 100 : 0.0);
+        overSeeds.push_back(std::abs(DiffPct(flow, packet)));
+    }
+    c.pointsOverSeeds = spread.size();
+    if (spread.empty())
+    {
+        return;
+    }
+    c.packetSeedSpreadP95Pct = Quantile(spread, 95);
+    c.overSeedsP95AbsMeanDiffPct = Quantile(overSeeds, 95);
+    c.lines.push_back(fmt::format(
+        "  over the {} points compared at two or more seeds: the packet level's own spread "
+        "between a point's seeds (its largest mean over its smallest - 1) median {:.1f} %, p95 "
+        "{:.1f} %; flow against packet on the mean over each point's seeds, |diff| median "
+        "{:.1f} %, p95 {:.1f} % ({} of the points beyond 10 %)",
+        spread.size(), Quantile(spread, 50), c.packetSeedSpreadP95Pct, Quantile(overSeeds, 50),
+        c.overSeedsP95AbsMeanDiffPct,
+        std::count_if(overSeeds.begin(), overSeeds.end(), [](double d) { return d > 10; })));
 }
 
 // The series a run belongs to (the plan's `about`; empty for plans written before it) and
@@ -253,7 +332,8 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
             const double df = DiffPct(MedianFct(b), MedianFct(a));
             const double speedup = b.wallTimeS > 0 ? a.wallTimeS / b.wallTimeS : std::nan("");
             const bool outOfDomain = !b.engineDomain.empty();
-            compared.push_back({ p.group, dm, dp, dc, df, outOfDomain });
+            compared.push_back({ p.group, p.point, a.iterationTimeS.mean, b.iterationTimeS.mean, dm,
+                                 dp, dc, df, outOfDomain });
             if (std::isfinite(speedup))
             {
                 speedups.push_back(speedup);
@@ -359,6 +439,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                 : fmt::format("; the other {} say they are out of it (engine_domain)",
                               c.compared - c.inDomain)));
     }
+    CompareOverSeeds(compared, c);
     c.lines.push_back(fmt::format("  p99 iteration time: median {:.1f} % (target 10 %: {}); "
                                   "achieved cross traffic: median {:.1f} % (target 3 %: {})",
                                   c.medianAbsP99DiffPct, met(c.medianAbsP99DiffPct, 10),

@@ -28,6 +28,12 @@ struct EngineComparison
      * when there are none). */
     size_t inDomain = 0;
     double inDomainP95AbsMeanDiffPct = 0;
+    /** Points compared at two or more seeds; over them, the 95th percentile of the packet
+     * level's own spread between a point's seeds (largest mean over smallest - 1, %) and of the
+     * flow engine's |difference| on the mean over a point's seeds (%). */
+    size_t pointsOverSeeds = 0;
+    double packetSeedSpreadP95Pct = 0;
+    double overSeedsP95AbsMeanDiffPct = 0;
     double medianSpeedup = 0;             //!< packet wall time over flow wall time
     double slowestFlowRealTimeFactor = 0; //!< simulated over wall seconds, the slowest flow run
     std::vector<std::string> lines;       //!< the headline, for the terminal

@@ -218,3 +218,50 @@ TEST(EngineComparison, ARunWhosePacketRunIsMissingIsNotPairedWithAnother)
     EXPECT_EQ(rows[0].at("status"), "no packet run");
     EXPECT_EQ(rows[0].at("packet_run"), "0f0f0f0f");
 }
+
+TEST(EngineComparison, SetsTheFlowEngineBesideThePacketLevelsOwnSpreadBetweenSeeds)
+{
+    // Point a: the packet level's seeds 20 % apart (1.0 and 1.2 s), the flow engine's mean over
+    // them the same (1.1 s). Point b: the packet level's seeds alike (2.0 s), the flow engine's
+    // 15 % above them on the mean (2.4 and 2.2 s). Point c has one seed: not counted. Labelled
+    // as a sweep labels them (the seed among the assignments).
+    test::TempDir dir;
+    const fs::path flow = dir.Path() + "/flow";
+    const fs::path packet = dir.Path() + "/packet";
+    struct Run
+    {
+        std::string point;
+        int seed;
+        double packetMean;
+        double flowMean;
+    };
+    const std::vector<Run> runs{ { "a", 1, 1.0, 1.1 },
+                                 { "a", 2, 1.2, 1.1 },
+                                 { "b", 1, 2.0, 2.4 },
+                                 { "b", 2, 2.0, 2.2 },
+                                 { "c", 1, 1.0, 1.5 } };
+    std::vector<PoolPoint> planned;
+    for (const Run& r : runs)
+    {
+        const std::string id = r.point + "-s" + std::to_string(r.seed);
+        WriteRun(flow, id, Summary("websearch", r.flowMean, 10, 0));
+        WriteRun(packet, id + "-packet", Summary("websearch", r.packetMean, 10, 0));
+        PoolPoint p = Planned(id, "s", "resnet50", "tcp");
+        p.about["point"] = "load=" + r.point + " seed=" + std::to_string(r.seed);
+        planned.push_back(p);
+    }
+    const EngineComparison c = CompareEngines(planned, flow, packet, dir.Path() + "/out");
+    EXPECT_EQ(c.compared, 5u);
+    EXPECT_EQ(c.pointsOverSeeds, 2u);
+    // Spreads 20 and 0 %, differences over seeds 0 and 15 %: 95th percentiles between them.
+    EXPECT_NEAR(c.packetSeedSpreadP95Pct, 19.0, 1e-9);
+    EXPECT_NEAR(c.overSeedsP95AbsMeanDiffPct, 14.25, 1e-9);
+    const std::string md = test::ReadFile(dir.Path() + "/out/engines.md");
+    EXPECT_NE(md.find("over the 2 points compared at two or more seeds: the packet level's own "
+                      "spread between a point's seeds (its largest mean over its smallest - 1) "
+                      "median 10.0 %, p95 19.0 %; flow against packet on the mean over each "
+                      "point's seeds, |diff| median 7.5 %, p95 14.2 % (1 of the points beyond "
+                      "10 %)"),
+              std::string::npos)
+        << md;
+}
