@@ -120,13 +120,12 @@ FlowRingTransport::Start()
     m_host = m_node->GetObject<FluidHost>();
     NS_ABORT_MSG_IF(!m_host, "FlowRingTransport: the node has no FluidHost");
     m_host->Bind(m_port, MakeCallback(&FlowRingTransport::HandleArrival, this));
-    m_route = &m_host->GetRoute(m_next);
     if (m_cnpInterval.IsStrictlyPositive())
     {
         NS_ABORT_MSG_IF(m_connections != 0, "FlowRingTransport: DCQCN needs a queue pair");
         // At the NIC's line rate on the wire, as the packet level's queue pair starts.
         m_dcqcn = CreateObject<DcqcnRateControl>();
-        const FluidHost::Route& route = *m_route;
+        const FluidHost::Route& route = RouteToNext();
         m_dcqcn->SetLineRate(
             DataRate(static_cast<uint64_t>(m_host->GetNetwork()->GetLinkCapacity(route.links[0]))));
         m_dcqcn->TraceConnectWithoutContext("Rate",
@@ -163,7 +162,7 @@ FlowRingTransport::SendNext()
     Message& message = m_messages[seq];
     message.bytes = m_outgoing.front();
     m_outgoing.pop_front();
-    const FluidHost::Route& route = *m_route;
+    const FluidHost::Route& route = RouteToNext();
     FluidNetwork::FlowSpec spec;
     spec.bytes = static_cast<double>(message.bytes);
     spec.weight = m_weight;
@@ -276,7 +275,7 @@ FlowRingTransport::HandleFlowDone(uint64_t flow)
     m_sentByEnded += static_cast<double>(bytes);
     const bool released = message.unsent == 0;
     message.unsent = 0;
-    const FluidHost::Route& route = *m_route;
+    const FluidHost::Route& route = RouteToNext();
     Simulator::Schedule(route.delay, &FluidHost::Deliver, route.to, m_port, bytes);
     if (!released)
     {
@@ -322,10 +321,21 @@ FlowRingTransport::AssignStreams(int64_t stream)
     return 1;
 }
 
+const FluidHost::Route&
+FlowRingTransport::RouteToNext() const
+{
+    // Looked up once, when first sent on (a rank that only receives has no route).
+    if (!m_route)
+    {
+        m_route = &m_host->GetRoute(m_next);
+    }
+    return *m_route;
+}
+
 const std::vector<uint32_t>&
 FlowRingTransport::QueuePairPath() const
 {
-    const FluidHost::Route& route = *m_route;
+    const FluidHost::Route& route = RouteToNext();
     return route.paths.empty()
                ? route.links
                : route.PathOf(m_host->GetAddress(), m_next, kUdp, kRocePort, kRocePort);

@@ -75,6 +75,8 @@ class FlowRingTransport : public RingTransport
     double FlowCap() const;
     /** One path, or the one a fabric's switches pick for a queue pair (UDP 4791 both ways). */
     const std::vector<uint32_t>& QueuePairPath() const;
+    /** The host's route to the next rank. */
+    const FluidHost::Route& RouteToNext() const;
     /** Bytes that left this rank's sender so far (payload). */
     double SentBytes() const;
 
@@ -110,7 +112,7 @@ class FlowRingTransport : public RingTransport
     Ptr<Node> m_node;
     Ipv4Address m_next;
     Ptr<FluidHost> m_host;
-    const FluidHost::Route* m_route = nullptr; //!< to m_next, looked up at Start (a map's entry)
+    mutable const FluidHost::Route* m_route = nullptr; //!< RouteToNext's (a map's entry)
     bool m_started = false;
     bool m_sending = false;
     std::deque<uint64_t> m_outgoing;
