@@ -39,6 +39,8 @@ struct Pair
 {
     std::string run;
     std::string point; //!< what the run is: the plan's label, or a sweep point's assignments
+    /** The same at any seed (`about.point_at_any_seed`; a validation's label has no seed). */
+    std::string pointAtAnySeed;
     Group group;
     std::string packetRun;
     std::string status;
@@ -132,7 +134,7 @@ MedianFct(const RunSummary& s)
 struct Compared
 {
     Group group;
-    std::string point; //!< the plan's label: a point's runs at other seeds share it
+    std::string point; //!< the point at any seed: its runs at other seeds share it
     double packetMean;
     double flowMean;
     double meanDiff;
@@ -186,27 +188,6 @@ GroupTable(const std::vector<Compared>& compared)
     return md;
 }
 
-// A point's label without its seed: a sweep's label lists its assignments ("key=value ...",
-// seed among them when swept); a validation's names the point alone.
-std::string
-WithoutSeed(const std::string& label)
-{
-    std::string out;
-    size_t at = 0;
-    while (at < label.size())
-    {
-        size_t end = label.find(' ', at);
-        end = end == std::string::npos ? label.size() : end;
-        const std::string token = label.substr(at, end - at);
-        if (!token.empty() && token.rfind("seed=", 0) != 0)
-        {
-            out += (out.empty() ? "" : " ") + token;
-        }
-        at = end + 1;
-    }
-    return out;
-}
-
 // The points compared at two or more seeds: the packet level's own spread between a point's
 // seeds (its largest mean over its smallest - 1, in per cent) and the flow engine's |difference|
 // on the mean over each point's seeds. The spread says how far one run of a point can land
@@ -219,7 +200,7 @@ CompareOverSeeds(const std::vector<Compared>& compared, EngineComparison& c)
     {
         if (!d.point.empty()) // (plans written before points had labels)
         {
-            byPoint[WithoutSeed(d.point)].push_back(&d);
+            byPoint[d.point].push_back(&d);
         }
     }
     std::vector<double> spread;
@@ -285,6 +266,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
         p.point = r.about.value("point", std::string());
         // One plain cell (a swept list value holds commas).
         std::replace(p.point.begin(), p.point.end(), ',', ';');
+        p.pointAtAnySeed = r.about.value("point_at_any_seed", p.point);
         p.group = GroupOf(r);
         p.packetRun = PacketRunOf(r, packetPoints, what.match);
         p.flow = Finished(flowPoints, p.run);
@@ -332,8 +314,8 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
             const double df = DiffPct(MedianFct(b), MedianFct(a));
             const double speedup = b.wallTimeS > 0 ? a.wallTimeS / b.wallTimeS : std::nan("");
             const bool outOfDomain = !b.engineDomain.empty();
-            compared.push_back({ p.group, p.point, a.iterationTimeS.mean, b.iterationTimeS.mean, dm,
-                                 dp, dc, df, outOfDomain });
+            compared.push_back({ p.group, p.pointAtAnySeed, a.iterationTimeS.mean,
+                                 b.iterationTimeS.mean, dm, dp, dc, df, outOfDomain });
             if (std::isfinite(speedup))
             {
                 speedups.push_back(speedup);

@@ -62,7 +62,9 @@ std::string PacketRunOf(const PoolPoint& flowRun, const std::filesystem::path& p
                         PacketRunMatch match);
 
 /**
- * Pairs each flow run of `runs` (its `about.packet_run` names the packet run) found finished in
+ * Pairs each flow run of `runs` (its `about.packet_run` names the packet run; `about.point`
+ * says what it is, `about.point_at_any_seed` the same without its seed where the label holds
+ * one: a point's runs at other seeds are set side by side too) found finished in
  * `flowPoints` with the packet run in `packetPoints`; writes DIR/engines.csv and
  * DIR/engines.md (as one set). Throws std::runtime_error when the files cannot be written.
  */

@@ -18,10 +18,11 @@ namespace
 
 const char* const kEngineKey = "simulation.engine";
 
-// A point without its engine, for pairing (`exact`: the values as JSON, so that 15 and "15"
-// differ) or to read ("cross_traffic.load_gbps=15 seed=1").
+// A point's assignments but its engine, for pairing (`exact`: the values as JSON, so that 15
+// and "15" differ) or to read ("cross_traffic.load_gbps=15 "); its runs at other seeds share
+// them.
 std::string
-WithoutEngine(const SweepPoint& p, bool exact)
+AssignmentsWithoutEngine(const SweepPoint& p, bool exact)
 {
     std::string label;
     for (const auto& [key, value] : p.assignments)
@@ -33,7 +34,14 @@ WithoutEngine(const SweepPoint& p, bool exact)
                      + " ";
         }
     }
-    return label + "seed=" + std::to_string(p.seed);
+    return label;
+}
+
+// A point without its engine, its seed included ("cross_traffic.load_gbps=15 seed=1").
+std::string
+WithoutEngine(const SweepPoint& p, bool exact)
+{
+    return AssignmentsWithoutEngine(p, exact) + "seed=" + std::to_string(p.seed);
 }
 
 std::string
@@ -106,6 +114,7 @@ CompareSweepEngines(const Sweep& sweep, const std::string& out)
                   { { "job", job } },
                   { { "series", series },
                     { "point", WithoutEngine(p, false) },
+                    { "point_at_any_seed", AssignmentsWithoutEngine(p, false) },
                     { "packet_run", packet == packetIds.end() ? "" : packet->second } } });
         }
     }

@@ -224,7 +224,7 @@ TEST(EngineComparison, SetsTheFlowEngineBesideThePacketLevelsOwnSpreadBetweenSee
     // Point a: the packet level's seeds 20 % apart (1.0 and 1.2 s), the flow engine's mean over
     // them the same (1.1 s). Point b: the packet level's seeds alike (2.0 s), the flow engine's
     // 15 % above them on the mean (2.4 and 2.2 s). Point c has one seed: not counted. Labelled
-    // as a sweep labels them (the seed among the assignments).
+    // as a sweep labels them (the seed among the assignments, and the point at any seed).
     test::TempDir dir;
     const fs::path flow = dir.Path() + "/flow";
     const fs::path packet = dir.Path() + "/packet";
@@ -248,6 +248,7 @@ TEST(EngineComparison, SetsTheFlowEngineBesideThePacketLevelsOwnSpreadBetweenSee
         WriteRun(packet, id + "-packet", Summary("websearch", r.packetMean, 10, 0));
         PoolPoint p = Planned(id, "s", "resnet50", "tcp");
         p.about["point"] = "load=" + r.point + " seed=" + std::to_string(r.seed);
+        p.about["point_at_any_seed"] = "load=" + r.point;
         planned.push_back(p);
     }
     const EngineComparison c = CompareEngines(planned, flow, packet, dir.Path() + "/out");
