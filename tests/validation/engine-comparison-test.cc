@@ -266,3 +266,45 @@ TEST(EngineComparison, SetsTheFlowEngineBesideThePacketLevelsOwnSpreadBetweenSee
               std::string::npos)
         << md;
 }
+
+TEST(EngineComparison, CountsTheRunsBeyondEachTargetBesideItsPercentiles)
+{
+    // Five runs: mean iteration times 0, 1, 12, 2 and 30 % apart (two beyond 10 %), the cross
+    // traffic's rates 0, 4, 1, 10 and 2 % apart (two beyond 3 %), and one run beside no cross
+    // traffic (no rate to compare).
+    test::TempDir dir;
+    const fs::path flow = dir.Path() + "/flow";
+    const fs::path packet = dir.Path() + "/packet";
+    const std::vector<std::pair<double, double>> flowMeanAndCross{
+        { 1.00, 10.0 }, { 1.01, 10.4 }, { 1.12, 10.1 }, { 1.02, 11.0 }, { 1.30, 10.2 }
+    };
+    std::vector<PoolPoint> planned;
+    for (size_t i = 0; i <= flowMeanAndCross.size(); ++i)
+    {
+        const std::string id = "r" + std::to_string(i);
+        const bool idle = i == flowMeanAndCross.size();
+        RunSummary f
+            = idle ? Summary("none", 1.0, 0, 0)
+                   : Summary("websearch", flowMeanAndCross[i].first, flowMeanAndCross[i].second, 0);
+        f.engine = "flow";
+        WriteRun(flow, id, f);
+        WriteRun(packet, id + "-packet",
+                 Summary(idle ? "none" : "websearch", 1.0, idle ? 0 : 10, 0));
+        planned.push_back(Planned(id, "s", "resnet50", "rdma"));
+    }
+    const EngineComparison c = CompareEngines(planned, flow, packet, dir.Path() + "/out");
+    EXPECT_EQ(c.compared, 6u);
+    EXPECT_EQ(c.meanBeyondTenPct, 2u);
+    EXPECT_EQ(c.crossCompared, 5u);
+    EXPECT_EQ(c.crossBeyondThreePct, 2u);
+    // |cross differences| sorted 0, 1, 2, 4, 10 %: the 95th percentile 4 + 0.8 x 6 = 8.8 %.
+    EXPECT_NEAR(c.medianAbsCrossDiffPct, 2.0, 1e-9);
+    EXPECT_NEAR(c.p95AbsCrossDiffPct, 8.8, 1e-9);
+    const std::string md = test::ReadFile(dir.Path() + "/out/engines.md");
+    EXPECT_NE(md.find("(target 10 %: missed); 2 of the 6 runs beyond 10 %"), std::string::npos)
+        << md;
+    EXPECT_NE(md.find("achieved cross traffic: median 2.0 % (target 3 %: met at the median), p95 "
+                      "8.8 %, 2 of the 5 runs with cross traffic beyond 3 %"),
+              std::string::npos)
+        << md;
+}
