@@ -383,8 +383,8 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
         return static_cast<size_t>(
             std::count_if(v.begin(), v.end(), [limit](double x) { return x > limit; }));
     };
-    c.meanBeyondTenPct = beyond(meanDiff, 10);
-    c.crossBeyondThreePct = beyond(crossDiff, 3);
+    c.runsMeanBeyondTenPct = beyond(meanDiff, 10);
+    c.runsCrossBeyondThreePct = beyond(crossDiff, 3);
     c.medianAbsFctDiffPct = Quantile(fctDiff, 50);
     c.inDomain = inDomainMeanDiff.size();
     c.inDomainP95AbsMeanDiffPct = Quantile(inDomainMeanDiff, 95);
@@ -412,7 +412,7 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                                   "the {} runs beyond 10 %",
                                   c.medianAbsMeanDiffPct, met(c.medianAbsMeanDiffPct, 3),
                                   c.p95AbsMeanDiffPct, met(c.p95AbsMeanDiffPct, 10),
-                                  c.meanBeyondTenPct, c.compared));
+                                  c.runsMeanBeyondTenPct, c.compared));
     if (c.inDomain == 0 && c.compared > 0)
     {
         c.lines.push_back(fmt::format("  in the flow engine's domain (what engine auto keeps): "
@@ -434,13 +434,16 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
                               c.compared - c.inDomain)));
     }
     CompareOverSeeds(compared, c);
+    const std::string cross
+        = c.crossCompared == 0
+              ? std::string("no run with cross traffic to compare")
+              : fmt::format("median {:.1f} % (target 3 %: {} at the median), p95 {:.1f} %, {} "
+                            "of the {} runs with cross traffic beyond 3 %",
+                            c.medianAbsCrossDiffPct, met(c.medianAbsCrossDiffPct, 3),
+                            c.p95AbsCrossDiffPct, c.runsCrossBeyondThreePct, c.crossCompared);
     c.lines.push_back(fmt::format("  p99 iteration time: median {:.1f} % (target 10 %: {}); "
-                                  "achieved cross traffic: median {:.1f} % (target 3 %: {} at "
-                                  "the median), p95 {:.1f} %, {} of the {} runs with cross "
-                                  "traffic beyond 3 %",
-                                  c.medianAbsP99DiffPct, met(c.medianAbsP99DiffPct, 10),
-                                  c.medianAbsCrossDiffPct, met(c.medianAbsCrossDiffPct, 3),
-                                  c.p95AbsCrossDiffPct, c.crossBeyondThreePct, c.crossCompared));
+                                  "achieved cross traffic: {}",
+                                  c.medianAbsP99DiffPct, met(c.medianAbsP99DiffPct, 10), cross));
     if (!fctDiff.empty())
     {
         // Without a target: the flow engine's queues are shallower than the packet level's,

@@ -20,13 +20,13 @@ struct EngineComparison
     size_t compared = 0; //!< with a finished, uncensored run in both engines
     double medianAbsMeanDiffPct = 0;
     double p95AbsMeanDiffPct = 0;
-    size_t meanBeyondTenPct = 0; //!< compared runs whose mean is more than 10 % apart
+    size_t runsMeanBeyondTenPct = 0; //!< compared runs whose mean is more than 10 % apart
     double medianAbsP99DiffPct = 0;
     size_t crossCompared = 0;         //!< compared runs with cross traffic
     double medianAbsCrossDiffPct = 0; //!< over runs with cross traffic
     double p95AbsCrossDiffPct = 0;
-    size_t crossBeyondThreePct = 0; //!< runs whose cross traffic's rate is more than 3 % apart
-    double medianAbsFctDiffPct = 0; //!< cross traffic's median FCT, runs with flows in both
+    size_t runsCrossBeyondThreePct = 0; //!< runs whose cross traffic's rate is more than 3 % apart
+    double medianAbsFctDiffPct = 0;     //!< cross traffic's median FCT, runs with flows in both
     /** Compared runs that the flow engine keeps in its domain (no `engine_domain`: what engine
      * auto keeps at flow level), and their mean iteration time's 95th percentile |diff| (NaN
      * when there are none). */

@@ -294,9 +294,9 @@ TEST(EngineComparison, CountsTheRunsBeyondEachTargetBesideItsPercentiles)
     }
     const EngineComparison c = CompareEngines(planned, flow, packet, dir.Path() + "/out");
     EXPECT_EQ(c.compared, 6u);
-    EXPECT_EQ(c.meanBeyondTenPct, 2u);
+    EXPECT_EQ(c.runsMeanBeyondTenPct, 2u);
     EXPECT_EQ(c.crossCompared, 5u);
-    EXPECT_EQ(c.crossBeyondThreePct, 2u);
+    EXPECT_EQ(c.runsCrossBeyondThreePct, 2u);
     // |cross differences| sorted 0, 1, 2, 4, 10 %: the 95th percentile 4 + 0.8 x 6 = 8.8 %.
     EXPECT_NEAR(c.medianAbsCrossDiffPct, 2.0, 1e-9);
     EXPECT_NEAR(c.p95AbsCrossDiffPct, 8.8, 1e-9);
@@ -307,4 +307,11 @@ TEST(EngineComparison, CountsTheRunsBeyondEachTargetBesideItsPercentiles)
                       "8.8 %, 2 of the 5 runs with cross traffic beyond 3 %"),
               std::string::npos)
         << md;
+    // The run beside no cross traffic alone: no rate to compare, and the line says so.
+    const EngineComparison idle
+        = CompareEngines({ planned.back() }, flow, packet, dir.Path() + "/idle");
+    EXPECT_EQ(idle.crossCompared, 0u);
+    EXPECT_NE(test::ReadFile(dir.Path() + "/idle/engines.md")
+                  .find("achieved cross traffic: no run with cross traffic to compare"),
+              std::string::npos);
 }
