@@ -125,13 +125,17 @@ TEST(Validate, BadInputIsRejectedBeforeAnythingRuns)
     EXPECT_FALSE(fs::exists(out + "/points.csv"));
 }
 
+// At flow level: the plan, report and resume are the engines' alike, and the packet level's
+// runs took about five minutes here (RunsOverTheSimulatedTimeBudget... keeps a packet-level
+// validate in the suite).
 TEST(Validate, QuickSeriesReportAndResume)
 {
     REQUIRE_TESTBED_DATA();
     test::TempDir dir;
     const std::string out = dir.Path() + "/v";
     const std::string args
-        = kManifests + "iperf-rdma-configA.json --quick --iterations 3 --seeds 2 --jobs 2 --out "
+        = kManifests
+          + "iperf-rdma-configA.json --quick --iterations 3 --seeds 2 --jobs 2 --engine flow --out "
           + out;
     auto r = test::RunValidate(args);
     ASSERT_EQ(r.exitCode, 0) << r.output;
