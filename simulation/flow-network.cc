@@ -228,10 +228,17 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         }
     }
     route(m_crossSource, m_crossDestination);
+    route(m_crossDestination, m_crossSource); // its ACKs
     const uint32_t b = roles.BottleneckHost();
     m_bottleneck = Port{ roles.BottleneckName(), roles.bottleneckAtNic ? up[b] : down[b] };
     m_tcpWireFactor = TcpWireFactor(s);
     m_roceWireFactor = RoceWireFactor(s.rdmaMtuBytes);
+    // TCP's ACKs where the standing queues are: a segment's headers (PPP's 2 bytes on top)
+    // per DelAckCount segments (docs/flow-engine.md, "ACKs").
+    m_tcpAckWireFactor = m_queues
+                             ? double(TcpIpHeaderBytes(s.tcpTimestamps) + 2)
+                                   / (std::max(1u, TcpSocketDefault("DelAckCount")) * TcpMss(s))
+                             : 0;
     m_rdmaMtu = s.rdmaMtuBytes;
     m_wholeSteps = s.flowWholeSteps;
     m_sliceBytes = s.flowSliceBytes;
@@ -351,6 +358,7 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     helper.SetTransportAttribute("Connections", sockets);
     helper.SetTransportAttribute("HostCeiling", ceiling);
     helper.SetTransportAttribute("WireFactor", DoubleValue(m_tcpWireFactor));
+    helper.SetTransportAttribute("AckWireFactor", DoubleValue(m_tcpAckWireFactor));
 }
 
 CrossTraffic
@@ -360,6 +368,9 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
     const FluidHost::Route route = m_hosts.Get(m_crossSource)
                                        ->GetObject<FluidHost>()
                                        ->GetRoute(m_addresses[m_crossDestination]);
+    const FluidHost::Route back = m_hosts.Get(m_crossDestination)
+                                      ->GetObject<FluidHost>()
+                                      ->GetRoute(m_addresses[m_crossSource]);
     auto ids = std::make_shared<std::vector<uint64_t>>();
     Ptr<FluidNetwork> net = m_net;
     // Where a full switch port drops, a stream's window falls and grows back as a new
@@ -374,6 +385,9 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
     stream.timeoutS = AttributeNow<TimeValue>("ns3::TcpSocketBase::MinRto").Get().GetSeconds();
     stream.wireFactor = m_tcpWireFactor;
     stream.cls = FluidNetwork::CROSS;
+    // Its buffers bound its window: behind queues, its ACKs' too, it may fall below its pace.
+    stream.windowBytes = m_tcpWindowBytes;
+    stream.ackWireFactor = m_tcpAckWireFactor;
     const Ipv4Address from = m_addresses[m_crossSource];
     const Ipv4Address to = m_addresses[m_crossDestination];
     Simulator::Schedule(start,
@@ -384,9 +398,11 @@ FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
                                 FluidNetwork::FlowSpec spec = stream;
                                 // On a fabric, the spine of the packet level's stream k:
                                 // ns-3 gives the source's k-th ephemeral port, 49153 + k.
+                                const auto port = static_cast<uint16_t>(49153 + k);
                                 spec.path
-                                    = route.PathOf(from, to, 6, static_cast<uint16_t>(49153 + k),
-                                                   IperfHelper::kDefaultPort);
+                                    = route.PathOf(from, to, 6, port, IperfHelper::kDefaultPort);
+                                spec.ackPath
+                                    = back.PathOf(to, from, 6, IperfHelper::kDefaultPort, port);
                                 spec.capBps = gbps * 1e9 / streams;
                                 ids->push_back(net->StartFlow(spec));
                             }
@@ -424,7 +440,11 @@ FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     player->source = m_addresses[m_crossSource];
     player->destination = m_addresses[m_crossDestination];
     player->wireFactor = m_tcpWireFactor;
+    player->ackRoute = m_hosts.Get(m_crossDestination)
+                           ->GetObject<FluidHost>()
+                           ->GetRoute(m_addresses[m_crossSource]);
     player->window = m_newConnection;
+    player->window.ackWireFactor = m_tcpAckWireFactor;
     player->window.baseRttS = 2 * player->route.delay.GetSeconds();
     // The client's chunked writes: no faster than a chunk per sleep (the packet level's
     // FlowGenerator writes them so), a cap under any window.

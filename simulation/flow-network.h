@@ -75,6 +75,8 @@ class FlowNetwork : public Network
     uint32_t m_crossDestination = 0;
     double m_tcpWireFactor = 1;
     double m_roceWireFactor = 1;
+    /** TCP's ACK bytes on the wire per byte delivered (0: not modelled). */
+    double m_tcpAckWireFactor = 0;
     uint32_t m_rdmaMtu = 1024;   //!< job.rdma.mtu_bytes
     bool m_wholeSteps = false;   //!< simulation.flow_whole_steps
     bool m_queues = false;       //!< simulation.flow_queues (FlowEngineHasStandingQueues)

@@ -46,23 +46,25 @@ FlowPlayer::Start(const std::shared_ptr<FlowPlayer>& self, const FlowArrival& a)
         windows.push_back(w);
     }
     const uint32_t index = row.id;
-    const std::vector<uint32_t>& path
-        = route.PathOf(source, destination, 6, static_cast<uint16_t>(index), 0);
-    const Time handshake = route.delay * 2 + Seconds(net->GetQueueDelay(path));
-    Simulator::Schedule(handshake,
-                        [self, index, bytes = a.sizeBytes]
-                        {
-                            FluidNetwork::FlowSpec spec = self->window;
-                            // On a fabric each connection its spine (its ephemeral
-                            // port stood in for by its index).
-                            spec.path = self->route.PathOf(self->source, self->destination, 6,
-                                                           static_cast<uint16_t>(index), 0);
-                            spec.bytes = double(bytes + FlowGenerator::kHeaderBytes);
-                            spec.wireFactor = self->wireFactor;
-                            spec.cls = FluidNetwork::CROSS;
-                            spec.done = MakeCallback(&FlowPlayer::Done, self.get());
-                            self->active[self->net->StartFlow(spec)] = index;
-                        });
+    // On a fabric each connection its spine (its ephemeral port stood in for by its index).
+    const auto port = static_cast<uint16_t>(index);
+    const std::vector<uint32_t>& path = route.PathOf(source, destination, 6, port, 0);
+    const std::vector<uint32_t>& back = ackRoute.PathOf(destination, source, 6, 0, port);
+    const Time handshake
+        = route.delay * 2 + Seconds(net->GetQueueDelay(path) + net->GetQueueDelay(back));
+    Simulator::Schedule(
+        handshake,
+        [self, index, port, bytes = a.sizeBytes]
+        {
+            FluidNetwork::FlowSpec spec = self->window;
+            spec.path = self->route.PathOf(self->source, self->destination, 6, port, 0);
+            spec.ackPath = self->ackRoute.PathOf(self->destination, self->source, 6, 0, port);
+            spec.bytes = double(bytes + FlowGenerator::kHeaderBytes);
+            spec.wireFactor = self->wireFactor;
+            spec.cls = FluidNetwork::CROSS;
+            spec.done = MakeCallback(&FlowPlayer::Done, self.get());
+            self->active[self->net->StartFlow(spec)] = index;
+        });
     Next(self);
 }
 

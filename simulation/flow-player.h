@@ -26,10 +26,12 @@ struct FlowPlayer
     ns3::Ptr<ns3::FluidNetwork> net;
     ns3::Ptr<ns3::FlowSchedule> schedule;
     ns3::FluidHost::Route route;
+    ns3::FluidHost::Route ackRoute; //!< back from the destination: the flows' ACKs
     ns3::Ipv4Address source;
     ns3::Ipv4Address destination;
     double wireFactor = 1;
-    ns3::FluidNetwork::FlowSpec window; //!< window settings of every flow (kind SHARE: none)
+    /** Settings of every flow: its window (kind SHARE: none), its ACKs' wire factor. */
+    ns3::FluidNetwork::FlowSpec window;
     ns3::Time origin;
     ns3::Time stop;
     std::deque<FlowRow> rows; //!< from flow `first` on: those not handed over yet

@@ -46,6 +46,12 @@ FlowRingTransport::GetTypeId()
                             "Link bytes per payload byte (the transport's headers on the wire).",
                             DoubleValue(1.0), MakeDoubleAccessor(&FlowRingTransport::m_wireFactor),
                             MakeDoubleChecker<double>(1, 10))
+              .AddAttribute("AckWireFactor",
+                            "ACK bytes on the wire per payload byte delivered, sent back along "
+                            "the next rank's route to this one (0: ACKs not modelled).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&FlowRingTransport::m_ackWireFactor),
+                            MakeDoubleChecker<double>(0, 0.999))
               .AddAttribute("Connections",
                             "TCP connections of the link, each a stripe of every message that "
                             "a fabric's switches route on its own (0: one RoCE queue pair, UDP "
@@ -182,7 +188,14 @@ FlowRingTransport::SendNext()
         spec.baseRttS = 2 * route.delay.GetSeconds();
     }
     spec.done = MakeCallback(&FlowRingTransport::HandleFlowDone, this);
+    spec.ackWireFactor = m_ackWireFactor;
     const Ipv4Address self = m_host->GetAddress();
+    // Its ACKs' links: back along the path the switches pick for them.
+    auto ackPath = [&](uint8_t protocol, uint16_t localPort, uint16_t peerPort)
+    {
+        return m_ackWireFactor > 0 ? RouteBack().PathOf(m_next, self, protocol, peerPort, localPort)
+                                   : std::vector<uint32_t>();
+    };
     auto start = [&](const FluidNetwork::FlowSpec& one)
     {
         message.moving++;
@@ -193,6 +206,8 @@ FlowRingTransport::SendNext()
     {
         // One path, or a queue pair (its UDP ports are 4791 both ways): one flow.
         spec.path = QueuePairPath();
+        spec.ackPath = m_connections == 0 ? ackPath(kUdp, kRocePort, kRocePort)
+                                          : ackPath(kTcp, m_localPortBase, m_port);
         start(spec);
         if (m_dcqcn && !m_cnpCheck.IsRunning())
         {
@@ -209,6 +224,7 @@ FlowRingTransport::SendNext()
         const std::vector<uint32_t>* path;
         uint64_t bytes;
         uint32_t connections;
+        uint16_t firstPort; //!< its first connection's (its ACKs' path stands for theirs)
     };
     std::vector<PathShare> shares;
     for (uint32_t k = 0; k < m_connections; ++k)
@@ -219,7 +235,7 @@ FlowRingTransport::SendNext()
                                   [path](const PathShare& p) { return p.path == path; });
         if (share == shares.end())
         {
-            shares.push_back({ path, 0, 0 });
+            shares.push_back({ path, 0, 0, static_cast<uint16_t>(m_localPortBase + k) });
             share = shares.end() - 1;
         }
         share->bytes += RingAllReduce::ChunkBytes(message.bytes, m_connections, k);
@@ -229,6 +245,7 @@ FlowRingTransport::SendNext()
     {
         FluidNetwork::FlowSpec one = spec;
         one.path = *share.path;
+        one.ackPath = ackPath(kTcp, share.firstPort, m_port);
         one.bytes = static_cast<double>(share.bytes);
         one.weight = m_weight * share.connections / m_connections;
         one.capBps = spec.capBps * share.connections / m_connections;
@@ -330,6 +347,16 @@ FlowRingTransport::RouteToNext() const
         m_route = &m_host->GetRoute(m_next);
     }
     return *m_route;
+}
+
+const FluidHost::Route&
+FlowRingTransport::RouteBack() const
+{
+    if (!m_routeBack)
+    {
+        m_routeBack = &RouteToNext().to->GetRoute(m_host->GetAddress());
+    }
+    return *m_routeBack;
 }
 
 const std::vector<uint32_t>&

@@ -46,6 +46,7 @@ class FlowRingTransport : public RingTransport
     {
         m_next = next;
         m_route = nullptr;
+        m_routeBack = nullptr;
     }
 
     void Start() override;
@@ -75,8 +76,9 @@ class FlowRingTransport : public RingTransport
     double FlowCap() const;
     /** One path, or the one a fabric's switches pick for a queue pair (UDP 4791 both ways). */
     const std::vector<uint32_t>& QueuePairPath() const;
-    /** The host's route to the next rank. */
+    /** The host's route to the next rank, and the next rank's back to it (its ACKs'). */
     const FluidHost::Route& RouteToNext() const;
+    const FluidHost::Route& RouteBack() const;
     /** Bytes that left this rank's sender so far (payload). */
     double SentBytes() const;
 
@@ -84,6 +86,7 @@ class FlowRingTransport : public RingTransport
     uint16_t m_port;
     double m_weight;
     double m_wireFactor;
+    double m_ackWireFactor; //!< 0: its ACKs not modelled
     DataRate m_hostCeiling; //!< 0 = none
     uint32_t m_connections;
     uint16_t m_localPortBase;
@@ -112,7 +115,8 @@ class FlowRingTransport : public RingTransport
     Ptr<Node> m_node;
     Ipv4Address m_next;
     Ptr<FluidHost> m_host;
-    mutable const FluidHost::Route* m_route = nullptr; //!< RouteToNext's (a map's entry)
+    mutable const FluidHost::Route* m_route = nullptr;     //!< RouteToNext's (a map's entry)
+    mutable const FluidHost::Route* m_routeBack = nullptr; //!< RouteBack's
     bool m_started = false;
     bool m_sending = false;
     std::deque<uint64_t> m_outgoing;

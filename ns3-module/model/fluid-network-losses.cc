@@ -159,12 +159,13 @@ FluidNetwork::DropAtFullBuffers()
         {
             continue;
         }
-        const double rtt = f->spec.baseRttS + GetQueueDelay(f->spec.path);
+        const double rtt = f->spec.baseRttS + RoundTripQueueing(*f);
         if (f->lastLossS >= 0 && now - f->lastLossS < rtt)
         {
             continue;
         }
-        f->Lose(window || f->PacedByWindow() ? f->Window() : f->spec.capBps * rtt / 8);
+        f->Lose(window || f->PacedByWindow() ? f->Window()
+                                             : std::min(f->spec.capBps * rtt / 8, f->Window()));
         // Losing again within a round trip of its recovery (two round trips of its last loss):
         // without SACK the retransmissions are lost too, and it times out (packet-level traces,
         // docs/flow-engine.md).

@@ -50,9 +50,11 @@ FluidNetwork::SolveQueues()
         ports.resize(m_links.size());
         for (uint32_t l : m_queuedLinks)
         {
+            // ACKs keep their pace: they are what the flows' receivers send back.
             auto& p = ports[l];
-            p.used = false;
-            p.paced = p.backlog = 0;
+            p.paced = m_links[l].ackBps[JOB] + m_links[l].ackBps[CROSS];
+            p.used = p.paced > 0;
+            p.backlog = 0;
             p.windows.clear();
         }
         for (const Flow* flow : m_active)
@@ -76,18 +78,27 @@ FluidNetwork::SolveQueues()
                 {
                     continue;
                 }
-                if (f.spec.paced && !f.PacedByWindow())
+                // A paced flow's window covers its pace unless its buffers bound it (then it
+                // is a window flow capped at its pace, as after a loss).
+                const bool windowBound = f.spec.paced && std::isfinite(f.spec.windowBytes);
+                if (f.spec.paced && !f.PacedByWindow() && !windowBound)
                 {
                     ports[l].used = true;
                     ports[l].paced += f.spec.capBps * f.spec.wireFactor;
                 }
-                else if (f.spec.kind == WINDOW || f.PacedByWindow())
+                else if (f.spec.kind == WINDOW || f.PacedByWindow() || windowBound)
                 {
                     double others = 0;
                     for (uint32_t o : f.spec.path)
                     {
                         others += o == l ? 0 : m_links[o].queueBits / m_links[o].bps;
                         twoQueues = twoQueues || (o != l && m_links[o].queued);
+                    }
+                    // Its ACKs' queues as they were (paced ACKs and backlogs build them, not
+                    // its window): no second pass for them.
+                    for (uint32_t o : f.spec.ackPath)
+                    {
+                        others += m_links[o].queueBits / m_links[o].bps;
                     }
                     const WindowAtPort w{ f.Window() * wire, f.spec.baseRttS + others,
                                           f.spec.capBps * f.spec.wireFactor };
@@ -149,8 +160,7 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         }
         if (f->spec.kind == WINDOW && f->queuedAt >= 0)
         {
-            const double queueing = GetQueueDelay(f->spec.path);
-            f->rttS = f->spec.baseRttS + queueing;
+            f->rttS = f->spec.baseRttS + RoundTripQueueing(*f);
             f->minRttS = std::min(f->minRttS, f->rttS);
             f->record.maxRttS = std::max(f->record.maxRttS, f->rttS);
             // HyStart (ns-3's CUBIC): the ACK train, or the delay rule once the queue has
@@ -173,15 +183,21 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         }
         else if (f->PacedByWindow())
         {
-            f->rttS = f->spec.baseRttS + GetQueueDelay(f->spec.path);
+            f->rttS = f->spec.baseRttS + RoundTripQueueing(*f);
             if (f->rttS > 0)
             {
-                f->cap = std::min(f->cap, f->cwnd * 8 / f->rttS);
+                f->cap = std::min(f->cap, f->WindowInBuffers() * 8 / f->rttS);
             }
             else
             {
                 f->cwnd = kUnbounded; // no round trip: any window covers its pace
             }
+        }
+        else if (f->spec.paced && std::isfinite(f->spec.windowBytes))
+        {
+            // Its buffers bound its window: behind queues (its ACKs' too) the pace may not fit.
+            f->rttS = f->spec.baseRttS + RoundTripQueueing(*f);
+            f->cap = f->rttS > 0 ? std::min(f->cap, f->spec.windowBytes * 8 / f->rttS) : f->cap;
         }
         if (f->Backlogged())
         {
@@ -302,7 +318,7 @@ FluidNetwork::TrainEndsSlowStart(const Flow& f, double windowBytes) const
 }
 
 Time
-FluidNetwork::QueueStep() const
+FluidNetwork::QueueStep()
 {
     // A host buffer filling up: the step ends when it would overflow.
     const double untilOverflow = m_overflowLinks.empty() ? kUnbounded : UntilOverflow();
@@ -334,7 +350,7 @@ FluidNetwork::QueueStep() const
             // answers the marks its path puts on its packets.
             changing = changing
                        || (f.cwnd < std::min(f.spec.windowBytes, f.spec.bytes)
-                           && GetQueueDelay(f.spec.path) > 0)
+                           && RoundTripQueueing(f) > 0)
                        || (f.spec.ecn != NO_ECN && GetMarkProbability(f.spec.path) > 0);
             if (f.ecnCutDueS >= 0)
             {
@@ -347,13 +363,33 @@ FluidNetwork::QueueStep() const
     {
         return Time(-1);
     }
+    // Window flows answer their queue within a round trip: a step is a fraction of its delay.
+    // A queue without them, of unresponsive backlog that builds or drains at g bits per second,
+    // changes by that fraction of itself in that fraction of Q / g: no shorter steps there (a
+    // trickle, such as ACKs behind line-rate RoCE, is followed in a few steps per doubling).
+    std::vector<double>& growth = m_scratch.backlogGrowth;
+    growth.assign(m_links.size(), 0);
+    const bool windowless
+        = std::any_of(m_queuedLinks.begin(), m_queuedLinks.end(),
+                      [this](uint32_t id)
+                      { return m_links[id].queueBits > 0 && m_scratch.ports[id].windows.empty(); });
+    for (const Flow* f : m_active)
+    {
+        if (windowless && f->Backlogged())
+        {
+            growth[f->spec.path[f->queuedAt]]
+                += std::abs(f->pushRate - f->rate) * f->spec.wireFactor;
+        }
+    }
     double delay = 0;
     for (uint32_t id : m_queuedLinks)
     {
         const Link& l = m_links[id];
         if (l.queueBits > 0)
         {
-            const double d = l.queueBits / l.bps;
+            const bool windows = !m_scratch.ports[id].windows.empty();
+            const double g = growth[id] > 0 && !windows ? std::min(growth[id], l.bps) : l.bps;
+            const double d = l.queueBits / g;
             delay = delay > 0 ? std::min(delay, d) : d;
         }
     }
@@ -400,6 +436,17 @@ FluidNetwork::GetQueueSlope(uint32_t link) const
 {
     Settled();
     return m_links.at(link).overrunSlopeBps / 8;
+}
+
+double
+FluidNetwork::QueueDelayAlong(const std::vector<uint32_t>& links) const
+{
+    double delay = 0;
+    for (uint32_t l : links)
+    {
+        delay += m_links[l].queueBits / m_links[l].bps;
+    }
+    return delay;
 }
 
 double

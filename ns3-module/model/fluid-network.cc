@@ -128,10 +128,15 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     NS_ABORT_MSG_IF(!(spec.weight > 0), "FluidNetwork: a flow's weight must be above 0");
     NS_ABORT_MSG_IF(!(spec.wireFactor >= 1), "FluidNetwork: a flow's wire factor must be >= 1");
     NS_ABORT_MSG_IF(!(spec.capBps > 0), "FluidNetwork: a flow's cap must be above 0");
-    for (uint32_t l : spec.path)
+    for (const auto* links : { &spec.path, &spec.ackPath })
     {
-        NS_ABORT_MSG_IF(l >= m_links.size(), "FluidNetwork: no link " << l);
+        for (uint32_t l : *links)
+        {
+            NS_ABORT_MSG_IF(l >= m_links.size(), "FluidNetwork: no link " << l);
+        }
     }
+    NS_ABORT_MSG_IF(!(spec.ackWireFactor >= 0 && spec.ackWireFactor < 1),
+                    "FluidNetwork: a flow's ACK wire factor must be in [0, 1)");
     NS_ABORT_MSG_IF(spec.kind == WINDOW && !(spec.windowBytes > 0 && spec.initialWindowBytes > 0),
                     "FluidNetwork: a window flow needs windows above 0");
     Advance();
@@ -140,6 +145,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     f.id = id;
     m_active.push_back(&f); // the largest id yet: the list stays in id order
     f.spec = spec;
+    m_anyAcks = m_anyAcks || (!spec.ackPath.empty() && spec.ackWireFactor > 0);
     // (A paced flow's window covers its pace until it first loses.)
     f.cwnd = spec.paced ? kUnbounded : spec.initialWindowBytes;
     f.alpha = spec.dctcpInitialAlpha;
@@ -357,11 +363,13 @@ FluidNetwork::Recompute()
     const Time now = Simulator::Now();
     m_ratesChangedTrace(m_ratesSince, now);
     m_ratesSince = now;
+    LoadAcks();
     std::vector<double>& left = m_scratch.left;
     left.resize(m_links.size());
     for (size_t l = 0; l < m_links.size(); ++l)
     {
-        left[l] = m_links[l].bps;
+        const Link& link = m_links[l];
+        left[l] = std::max(0.0, link.bps - link.ackBps[JOB] - link.ackBps[CROSS]);
     }
     std::vector<Flow*>& all = m_scratch.all;
     std::vector<Flow*>& paced = m_scratch.paced;
@@ -392,13 +400,19 @@ FluidNetwork::Recompute()
     }
     for (auto& l : m_links)
     {
-        l.rate[JOB] = l.rate[CROSS] = l.growthBps = 0;
+        l.rate[JOB] = l.ackBps[JOB];
+        l.rate[CROSS] = l.ackBps[CROSS];
+        l.growthBps = l.ackAtRatesBps = 0;
     }
     for (Flow* f : all)
     {
         if (!f->Backlogged())
         {
             f->pushRate = f->rate;
+        }
+        for (uint32_t l : f->spec.ackPath)
+        {
+            m_links[l].ackAtRatesBps += f->rate * f->spec.ackWireFactor;
         }
         // Slow start sends what each ACK releases and the window's growth: into a host buffer.
         const double gain = !m_overflowLinks.empty() && f->Growing() ? f->spec.slowStartGain : 0;
@@ -452,6 +466,10 @@ FluidNetwork::ScheduleNextCompletion()
     {
         const Time step = QueueStep();
         soonest = step.IsPositive() ? std::min(soonest, step.GetSeconds()) : soonest;
+    }
+    if (AcksStale())
+    {
+        soonest = std::min(soonest, m_minStep.GetSeconds()); // the ACKs catch up with the rates
     }
     if (std::isfinite(soonest))
     {
@@ -529,6 +547,54 @@ FluidNetwork::CompleteDue()
     }
     m_completing = false;
     Recompute();
+}
+
+void
+FluidNetwork::LoadAcks()
+{
+    // ACKs follow what the flows delivered (the rates about to be replaced): a recomputation
+    // late, a few percent of the rates (an ACK per DelAckCount segments); AcksStale() asks for
+    // the next one soon when they are off.
+    if (!m_anyAcks)
+    {
+        return;
+    }
+    for (auto& l : m_links)
+    {
+        l.ackBps[JOB] = l.ackBps[CROSS] = 0;
+    }
+    for (const Flow* f : m_active)
+    {
+        const double ack = f->rate * f->spec.ackWireFactor;
+        for (uint32_t l : f->spec.ackPath)
+        {
+            m_links[l].ackBps[f->spec.cls] += ack;
+        }
+    }
+}
+
+bool
+FluidNetwork::AcksStale() const
+{
+    if (!m_anyAcks)
+    {
+        return false;
+    }
+    for (const auto& l : m_links)
+    {
+        const double used = l.ackBps[JOB] + l.ackBps[CROSS];
+        if (std::abs(l.ackAtRatesBps - used) > 0.1 * std::max(used, l.ackAtRatesBps))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+double
+FluidNetwork::RoundTripQueueing(const Flow& f) const
+{
+    return QueueDelayAlong(f.spec.path) + QueueDelayAlong(f.spec.ackPath);
 }
 
 void

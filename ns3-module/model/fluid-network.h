@@ -127,6 +127,11 @@ class FluidNetwork : public Object
         double timeoutS = 0;
         /** WINDOW at marking ports: how it answers ECN echoes (at most once per round trip). */
         EcnResponse ecn = NO_ECN;
+        /** Where its ACKs go back (link ids; empty: not modelled), and their bytes on the wire
+         * per byte it delivers. They load those links like a paced flow, and their queues
+         * lengthen its round trip (a window flow's, or a paced one's bounded by windowBytes). */
+        std::vector<uint32_t> ackPath;
+        double ackWireFactor = 0;
         /** DCTCP: alpha's gain per round trip, and alpha at the start. */
         double dctcpGain = 1.0 / 16;
         double dctcpInitialAlpha = 1;
@@ -305,7 +310,11 @@ class FluidNetwork : public Object
         double markMinBits = 0;        //!< SetMarking's ramp (markMax 0: no marks)
         double markMaxBits = 0;
         double markPmax = 0;
-        double pauseBits = 0; //!< SetPauseThreshold's (0: no PFC)
+        /** ACKs through it, bits per second on the wire, per class: the ackWireFactor of the
+         * flows whose ackPath crosses it, at their rates of the last recomputation. */
+        double ackBps[2] = { 0, 0 };
+        double ackAtRatesBps = 0; //!< the ACKs of the rates since the last recomputation
+        double pauseBits = 0;     //!< SetPauseThreshold's (0: no PFC)
         bool paused = false;
         double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
         double overrunAtRatesBits = 0; //!< overrunBits when the rates were set
@@ -374,6 +383,15 @@ class FluidNetwork : public Object
     };
 
     void Recompute();
+    /** Sets every link's ackBps from the flows' rates (before they are recomputed). */
+    void LoadAcks();
+    /** Whether the ACKs of the rates now differ from the load LoadAcks set by over 10 % (a
+     * fifth of a percent of the rates: ACKs are about 2 % of them). */
+    bool AcksStale() const;
+    /** The queueing delay along links now (callers have settled the rates). */
+    double QueueDelayAlong(const std::vector<uint32_t>& links) const;
+    /** The queueing delay of a flow's round trip now: its path's and its ACKs'. */
+    double RoundTripQueueing(const Flow& f) const;
     /** Recomputes, unless completions are being handed over (CompleteDue recomputes after). */
     void RecomputeUnlessCompleting();
     void FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
@@ -396,7 +414,7 @@ class FluidNetwork : public Object
     void HoldAtFullBuffers(const std::vector<Flow*>& pushing);
     /** The next time step while queues change or a host buffer fills; negative when nothing
      * changes between flow events. */
-    Time QueueStep() const;
+    Time QueueStep();
     void WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
                    const std::function<bool(uint32_t, const Flow&)>& counts);
     void ScheduleNextCompletion();
@@ -410,7 +428,8 @@ class FluidNetwork : public Object
     {
         std::vector<double> left;
         std::vector<double> probe;
-        std::vector<double> heldGrowth; //!< Pause's: each NIC's queued backlog's growth
+        std::vector<double> heldGrowth;    //!< Pause's: each NIC's queued backlog's growth
+        std::vector<double> backlogGrowth; //!< QueueStep's: each queued link's, on the wire
         std::vector<Flow*> all;
         std::vector<Flow*> paced;
         std::vector<Flow*> rest;
@@ -441,6 +460,7 @@ class FluidNetwork : public Object
     std::vector<uint32_t> m_dropLinks;     //!< queued links with a drop buffer
     std::vector<uint32_t> m_queuedLinks;   //!< links with a standing queue (AddLink's queued)
     bool m_anyFifo = false;
+    bool m_anyAcks = false;           //!< a flow has started with ACKs on an ackPath
     std::map<uint64_t, Flow> m_flows; //!< active flows, by id (ordered: deterministic)
     std::vector<Flow*> m_active;      //!< the same, as a list (map nodes do not move)
     Scratch m_scratch;
