@@ -361,16 +361,18 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     helper.SetTransportAttribute("AckWireFactor", DoubleValue(m_tcpAckWireFactor));
 }
 
+const FluidHost::Route&
+FlowNetwork::RouteBetween(uint32_t from, uint32_t to) const
+{
+    return m_hosts.Get(from)->GetObject<FluidHost>()->GetRoute(m_addresses[to]);
+}
+
 CrossTraffic
 FlowNetwork::InstallIperf(double gbps, uint32_t streams, Time start, Time stop)
 {
     // Paced TCP streams: each a flow capped at its pace, for as long as the traffic runs.
-    const FluidHost::Route route = m_hosts.Get(m_crossSource)
-                                       ->GetObject<FluidHost>()
-                                       ->GetRoute(m_addresses[m_crossDestination]);
-    const FluidHost::Route back = m_hosts.Get(m_crossDestination)
-                                      ->GetObject<FluidHost>()
-                                      ->GetRoute(m_addresses[m_crossSource]);
+    const FluidHost::Route route = RouteBetween(m_crossSource, m_crossDestination);
+    const FluidHost::Route back = RouteBetween(m_crossDestination, m_crossSource);
     auto ids = std::make_shared<std::vector<uint64_t>>();
     Ptr<FluidNetwork> net = m_net;
     // Where a full switch port drops, a stream's window falls and grows back as a new
@@ -434,15 +436,11 @@ FlowNetwork::InstallFlows(Ptr<FlowSchedule> schedule, Time start, Time stop)
     auto player = std::make_shared<FlowPlayer>();
     player->net = m_net;
     player->schedule = schedule;
-    player->route = m_hosts.Get(m_crossSource)
-                        ->GetObject<FluidHost>()
-                        ->GetRoute(m_addresses[m_crossDestination]);
+    player->route = RouteBetween(m_crossSource, m_crossDestination);
     player->source = m_addresses[m_crossSource];
     player->destination = m_addresses[m_crossDestination];
     player->wireFactor = m_tcpWireFactor;
-    player->ackRoute = m_hosts.Get(m_crossDestination)
-                           ->GetObject<FluidHost>()
-                           ->GetRoute(m_addresses[m_crossSource]);
+    player->ackRoute = RouteBetween(m_crossDestination, m_crossSource);
     player->window = m_newConnection;
     player->window.ackWireFactor = m_tcpAckWireFactor;
     player->window.baseRttS = 2 * player->route.delay.GetSeconds();

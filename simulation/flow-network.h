@@ -8,6 +8,7 @@
 #include "fluid-link-bins.h"
 #include "network.h"
 
+#include "ns3/fluid-host.h"
 #include "ns3/fluid-network.h"
 
 #include <memory>
@@ -66,6 +67,8 @@ class FlowNetwork : public Network
     };
 
     PortSummary Summary(const Port& port) const;
+    /** Host `from`'s route to host `to`. */
+    const ns3::FluidHost::Route& RouteBetween(uint32_t from, uint32_t to) const;
     void AddToBins(double fromS, double toS);
 
     ns3::Ptr<ns3::FluidNetwork> m_net;

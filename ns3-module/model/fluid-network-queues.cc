@@ -78,15 +78,13 @@ FluidNetwork::SolveQueues()
                 {
                     continue;
                 }
-                // A paced flow's window covers its pace unless its buffers bound it (then it
-                // is a window flow capped at its pace, as after a loss).
-                const bool windowBound = f.spec.paced && std::isfinite(f.spec.windowBytes);
-                if (f.spec.paced && !f.PacedByWindow() && !windowBound)
+                // A paced flow within a window is a window flow capped at its pace.
+                if (f.spec.paced && !f.PacedWithinWindow())
                 {
                     ports[l].used = true;
                     ports[l].paced += f.spec.capBps * f.spec.wireFactor;
                 }
-                else if (f.spec.kind == WINDOW || f.PacedByWindow() || windowBound)
+                else if (f.spec.kind == WINDOW || f.PacedWithinWindow())
                 {
                     double others = 0;
                     for (uint32_t o : f.spec.path)
@@ -181,7 +179,7 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
                 f->cap = std::min(f->cap, f->Window() * 8 / f->rttS);
             }
         }
-        else if (f->PacedByWindow())
+        else if (f->PacedWithinWindow())
         {
             f->rttS = f->spec.baseRttS + RoundTripQueueing(*f);
             if (f->rttS > 0)
@@ -192,12 +190,6 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
             {
                 f->cwnd = kUnbounded; // no round trip: any window covers its pace
             }
-        }
-        else if (f->spec.paced && std::isfinite(f->spec.windowBytes))
-        {
-            // Its buffers bound its window: behind queues (its ACKs' too) the pace may not fit.
-            f->rttS = f->spec.baseRttS + RoundTripQueueing(*f);
-            f->cap = f->rttS > 0 ? std::min(f->cap, f->spec.windowBytes * 8 / f->rttS) : f->cap;
         }
         if (f->Backlogged())
         {

@@ -358,6 +358,12 @@ class FluidNetwork : public Object
         double ssthreshBytes = 0; //!< a paced flow after a timeout: slow start up to this
         /** A paced flow's window since its first loss (unbounded before: it covers the pace). */
         bool PacedByWindow() const { return spec.paced && std::isfinite(cwnd); }
+        /** A paced flow whose window may hold it below its pace: since a loss, or bounded by its
+         * buffers (behind queues, its ACKs' included, the pace may not fit). */
+        bool PacedWithinWindow() const
+        {
+            return PacedByWindow() || (spec.paced && std::isfinite(spec.windowBytes));
+        }
         /** The window it may send: its window within its buffers. */
         double WindowInBuffers() const { return std::min(cwnd, spec.windowBytes); }
         /** Its record: what was kept, with the window and smallest round trip now. */
