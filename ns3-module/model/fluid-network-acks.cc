@@ -14,13 +14,14 @@ FluidNetwork::LoadAcks()
     // ACKs follow what the flows delivered (the rates about to be replaced): a recomputation
     // late, a few percent of the rates (an ACK per DelAckCount segments); AcksStale() asks for
     // the next one soon when they are off.
-    if (!m_anyAcks)
+    // (Only the links on ACK paths carry any: the others' stay 0.)
+    if (m_ackLinks.empty())
     {
         return;
     }
-    for (auto& l : m_links)
+    for (uint32_t l : m_ackLinks)
     {
-        l.ackBps[JOB] = l.ackBps[CROSS] = 0;
+        m_links[l].ackBps[JOB] = m_links[l].ackBps[CROSS] = 0;
     }
     for (const Flow* f : m_active)
     {
@@ -35,12 +36,9 @@ FluidNetwork::LoadAcks()
 bool
 FluidNetwork::AcksStale() const
 {
-    if (!m_anyAcks)
+    for (uint32_t id : m_ackLinks)
     {
-        return false;
-    }
-    for (const auto& l : m_links)
-    {
+        const Link& l = m_links[id];
         const double used = l.ackBps[JOB] + l.ackBps[CROSS];
         if (std::abs(l.ackAtRatesBps - used) > 0.1 * std::max(used, l.ackAtRatesBps))
         {

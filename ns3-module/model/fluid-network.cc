@@ -145,7 +145,15 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     f.id = id;
     m_active.push_back(&f); // the largest id yet: the list stays in id order
     f.spec = spec;
-    m_anyAcks = m_anyAcks || (!spec.ackPath.empty() && spec.ackWireFactor > 0);
+    // The links its ACKs load join those that LoadAcks and AcksStale scan.
+    for (uint32_t l : spec.ackPath)
+    {
+        if (spec.ackWireFactor > 0 && !m_links.at(l).carriesAcks)
+        {
+            m_links[l].carriesAcks = true;
+            m_ackLinks.push_back(l);
+        }
+    }
     // (A paced flow's window covers its pace until it first loses.)
     f.cwnd = spec.paced ? kUnbounded : spec.initialWindowBytes;
     f.alpha = spec.dctcpInitialAlpha;

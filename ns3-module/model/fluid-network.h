@@ -314,6 +314,7 @@ class FluidNetwork : public Object
          * flows whose ackPath crosses it, at their rates of the last recomputation. */
         double ackBps[2] = { 0, 0 };
         double ackAtRatesBps = 0; //!< the ACKs of the rates since the last recomputation
+        bool carriesAcks = false; //!< on the ackPath of a flow with ACKs (m_ackLinks)
         double pauseBits = 0;     //!< SetPauseThreshold's (0: no PFC)
         bool paused = false;
         double overrunBits = 0;        //!< sent beyond what the link served, not yet drained
@@ -466,7 +467,7 @@ class FluidNetwork : public Object
     std::vector<uint32_t> m_dropLinks;     //!< queued links with a drop buffer
     std::vector<uint32_t> m_queuedLinks;   //!< links with a standing queue (AddLink's queued)
     bool m_anyFifo = false;
-    bool m_anyAcks = false;           //!< a flow has started with ACKs on an ackPath
+    std::vector<uint32_t> m_ackLinks; //!< links on the ackPath of a flow with ACKs, so far
     std::map<uint64_t, Flow> m_flows; //!< active flows, by id (ordered: deterministic)
     std::vector<Flow*> m_active;      //!< the same, as a list (map nodes do not move)
     Scratch m_scratch;
