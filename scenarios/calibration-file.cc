@@ -36,6 +36,20 @@ IsSet(const json& scenario, const std::string& key)
     }
 }
 
+// Whether the job's ring runs over TCP (job.transport, tcp by default), read before the
+// scenario is resolved.
+bool
+IsTcpJob(const json& scenario)
+{
+    if (!scenario.contains("job") || !scenario["job"].is_object()
+        || !scenario["job"].contains("transport"))
+    {
+        return true;
+    }
+    const json& transport = scenario["job"]["transport"];
+    return !transport.is_string() || transport.get<std::string>() == "tcp";
+}
+
 } // namespace
 
 json
@@ -99,7 +113,7 @@ ApplyCalibration(json& scenario, const json& calibration, const std::string& cal
     if (calibration.contains("transports"))
     {
         // The host's TCP ceiling (fitted by calibrate where the testbed ran TCP), unless the
-        // scenario sets its own; it only acts on a TCP job.
+        // scenario sets its own; set only on a TCP job, the only one it acts on.
         const json& t = calibration["transports"];
         if (!t.is_object() || (t.contains("tcp") && !t["tcp"].is_object()))
         {
@@ -120,7 +134,8 @@ ApplyCalibration(json& scenario, const json& calibration, const std::string& cal
             }
             bool set = scenario.contains("job") && scenario["job"].contains("tcp")
                        && scenario["job"]["tcp"].contains("host_ceiling_gbps");
-            if (!set)
+            // An RDMA job has no socket path: the value would only change its runs' ids.
+            if (!set && IsTcpJob(scenario))
             {
                 scenario["job"]["tcp"]["host_ceiling_gbps"] = tcp["host_ceiling_gbps"];
             }

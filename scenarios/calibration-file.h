@@ -12,8 +12,8 @@ namespace flumen
 
 /**
  * Applies a calibration file: for the scenario's model (job.model, default resnet50) sets
- * job.compute_s, job.compute_jitter_cv and job.backward_share, job.tcp.host_ceiling_gbps and
- * the fitted testbed parameters (the file's "testbed": {"values": {key: value}}),
+ * job.compute_s, job.compute_jitter_cv and job.backward_share, job.tcp.host_ceiling_gbps (on a
+ * TCP job only) and the fitted testbed parameters (the file's "testbed": {"values": {key: value}}),
  * unless the scenario sets them. Returns whether the file had the model. Errors
  * (ScenarioError) name `calibrationSource`.
  */

@@ -203,6 +203,23 @@ TEST(Scenario, CalibrationFileSetsComputeUnlessTheScenarioDoes)
     }
 }
 
+TEST(Scenario, TheCalibrationsTcpCeilingGoesOnlyToATcpJob)
+{
+    // It acts only on the TCP ring's sockets; written into an RDMA job it would only change
+    // that run's id, so that a refitted ceiling would send every RDMA point to run again.
+    const json calibration = { { "models", json::object() },
+                               { "transports", { { "tcp", { { "host_ceiling_gbps", 11.5 } } } } } };
+    json tcp = { { "job", { { "transport", "tcp" } } } };
+    ApplyCalibration(tcp, calibration, "cal.json");
+    EXPECT_DOUBLE_EQ(test::Resolve(tcp).hostCeilingGbps, 11.5);
+    json byDefault = { { "job", { { "model", "vgg16" } } } }; // job.transport's default: tcp
+    ApplyCalibration(byDefault, calibration, "cal.json");
+    EXPECT_DOUBLE_EQ(test::Resolve(byDefault).hostCeilingGbps, 11.5);
+    json rdma = { { "job", { { "transport", "rdma" } } } };
+    ApplyCalibration(rdma, calibration, "cal.json");
+    EXPECT_EQ(rdma, (json{ { "job", { { "transport", "rdma" } } } })) << rdma.dump();
+}
+
 TEST(Scenario, NumbersBeyondADoubleAreNamedByKey)
 {
     // nlohmann's parser throws out_of_range (not parse_error) for these: once uncaught (exit
