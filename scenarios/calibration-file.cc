@@ -36,17 +36,14 @@ IsSet(const json& scenario, const std::string& key)
     }
 }
 
-// Whether the job's ring runs over TCP (job.transport, tcp by default), read before the
-// scenario is resolved.
+// Whether the job's ring runs over TCP (job.transport, or its declared default), read before
+// the scenario is resolved.
 bool
 IsTcpJob(const json& scenario)
 {
-    if (!scenario.contains("job") || !scenario["job"].is_object()
-        || !scenario["job"].contains("transport"))
-    {
-        return true;
-    }
-    const json& transport = scenario["job"]["transport"];
+    const json& transport = IsSet(scenario, "job.transport")
+                                ? scenario.at("job").at("transport")
+                                : FindKey(ScenarioKeys(), "job.transport")->defaultValue;
     return !transport.is_string() || transport.get<std::string>() == "tcp";
 }
 
