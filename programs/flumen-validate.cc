@@ -1,6 +1,6 @@
 // flumen-validate: `./flumen validate MANIFEST... --out DIR [--calibration FILE] [--quick]
 // [--jobs N] [--iterations N] [--seeds N] [--models a,b] [--max-sim-s S] [--budget-iterations N]
-// [--report-only] [--set KEY=VALUE ...]`.
+// [--report-only] [--set KEY=VALUE ...] [--runs REGEX]`.
 //
 // Simulates every testbed point of the manifests at the testbed's load (the requested load
 // where the testbed recorded it, the measured load otherwise), through the same point pool as
@@ -8,7 +8,8 @@
 // writes DIR/points.csv, series.csv, cdfs.csv, report.md and plots/ (validation-report.h).
 // What runs, and with what simulated-time budget: validation-plan.h; how the runs become
 // points (censored ones included): validation-collate.h.
-// Exit: 0 every point simulated, 1 some failed (the report covers the rest), 2 bad input.
+// Exit: 0 every point simulated (with --runs: every run it picked), 1 some failed (the report
+// covers the rest), 2 bad input.
 #include "atomic-file.h"
 #include "backend-options.h"
 #include "cross-validation.h"
@@ -41,6 +42,7 @@ const char* kUsage
       "                       [--budget-iterations N]\n"
       "                       [--report-only] [--engine packet|flow]\n"
       "                       [--compare-engines PACKET_POINTS] [--set KEY=VALUE ...]\n"
+      "                       [--runs REGEX]\n"
       "                       [--cross-validate | --fit-on S1,S2] --fit KEY=LO:HI...\n"
       "                       [--objective mean=1,cross=1,p99=0]\n"
       "                       [--backend slurm [--partition P] [--time T] ...]\n"
@@ -70,6 +72,9 @@ const char* kUsage
       "run of\n"
       "                      the same point in PACKET_POINTS (e.g. results/validation/points);\n"
       "                      writes DIR/engines.csv and engines.md\n"
+      "  --runs REGEX        simulate only the runs whose name (their folder in DIR/points)\n"
+      "                      matches REGEX (ECMAScript, anywhere in the name), e.g. to run some\n"
+      "                      points first; the report covers every run in DIR/points\n"
       "  --set KEY=VALUE     a scenario key set in every run (repeatable), over the manifests'\n"
       "                      settings: a mechanism tried on the whole validation; with\n"
       "                      --compare-engines only packet runs given the same --set compare\n"
@@ -122,7 +127,7 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
              || a == "--seeds" || a == "--models" || a == "--max-sim-s"
              || a == "--budget-iterations" || a == "--engine" || a == "--compare-engines"
              || a == "--fit" || a == "--fit-on" || a == "--objective" || a == "--cdf-iterations"
-             || a == "--set")
+             || a == "--set" || a == "--runs")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
@@ -130,6 +135,8 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
                 f.fits.push_back(v);
             else if (a == "--set")
                 o.settings.push_back(v); // checked as the plan applies it, before any run
+            else if (a == "--runs")
+                o.runsPattern = v;
             else if (a == "--fit-on")
                 f.fitOn = v;
             else if (a == "--objective")
@@ -199,6 +206,9 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
     if (!f.Wanted() && (!f.fits.empty() || !f.objective.empty()))
         throw std::invalid_argument("--fit and --objective go with --cross-validate or --fit-on "
                                     "(or use flumen calibrate --fit)");
+    if (!o.runsPattern.empty() && (o.reportOnly || f.Wanted()))
+        throw std::invalid_argument("--runs picks runs to simulate: it goes without --report-only, "
+                                    "--cross-validate and --fit-on");
     if (f.Wanted() && (f.fits.empty() || o.reportOnly || !o.comparePacketRuns.empty()))
         throw std::invalid_argument("--cross-validate and --fit-on need --fit KEY=LO:HI, and go "
                                     "without --report-only and --compare-engines");
@@ -287,9 +297,11 @@ main(int argc, char** argv)
         command += std::string(" ") + argv[i];
 
     flumen::ValidationPlan plan;
+    std::vector<flumen::PoolPoint> toRun; // the plan's runs, or those --runs picks
     try
     {
         plan = flumen::PlanValidation(o);
+        toRun = o.runsPattern.empty() ? plan.runs : flumen::RunsMatching(plan.runs, o.runsPattern);
         if (fitOptions.Wanted())
             splits = flumen::SplitSeries(o, cv);
     }
@@ -338,7 +350,7 @@ main(int argc, char** argv)
     try
     {
         if (!o.reportOnly)
-            ran = flumen::RunPointPool(plan.runs, pointsDir, pool);
+            ran = flumen::RunPointPool(toRun, pointsDir, pool);
     }
     catch (const std::exception& e)
     {
@@ -363,11 +375,14 @@ main(int argc, char** argv)
                                     "cdfs.csv\n",
                                     got.points.size() + got.cdfs.size(), got.runsRead,
                                     plan.runs.size(), o.out)
-                      : fmt::format("validate: {} points ({} simulation runs: {} now, {} earlier, "
-                                    "{} failed); wrote {}/report.md, points.csv, series.csv, "
-                                    "cdfs.csv\n",
-                                    got.points.size() + got.cdfs.size(), plan.runs.size(), ran.done,
-                                    ran.skipped, ran.failed, o.out));
+                      : fmt::format("validate: {} points ({} simulation runs{}: {} now, {} "
+                                    "earlier, {} failed); wrote {}/report.md, points.csv, "
+                                    "series.csv, cdfs.csv\n",
+                                    got.points.size() + got.cdfs.size(), toRun.size(),
+                                    o.runsPattern.empty()
+                                        ? ""
+                                        : fmt::format(" of {}, picked by --runs", plan.runs.size()),
+                                    ran.done, ran.skipped, ran.failed, o.out));
     for (const auto& line : flumen::HeadlineLines(got.points))
         std::cout << "  " << line << "\n";
     if (!o.comparePacketRuns.empty())
@@ -402,5 +417,6 @@ main(int argc, char** argv)
             return 1;
         }
     }
-    return got.incomplete ? 1 : 0;
+    // With --runs the runs asked for decide: the others may not have run yet.
+    return (o.runsPattern.empty() ? got.incomplete : ran.failed > 0) ? 1 : 0;
 }

@@ -15,7 +15,9 @@
 
 #include <cmath>
 #include <iostream>
+#include <iterator>
 #include <map>
+#include <regex>
 #include <stdexcept>
 
 namespace flumen
@@ -501,6 +503,31 @@ KeepPointRuns(ValidationPlan& plan, const std::function<bool(const ValidatedPoin
     plan.runs.erase(std::remove_if(plan.runs.begin(), plan.runs.end(),
                                    [&](const PoolPoint& r) { return !used.count(r.id); }),
                     plan.runs.end());
+}
+
+std::vector<PoolPoint>
+RunsMatching(const std::vector<PoolPoint>& runs, const std::string& pattern)
+{
+    std::regex re;
+    try
+    {
+        re = std::regex(pattern, std::regex::ECMAScript);
+    }
+    catch (const std::regex_error& e)
+    {
+        throw std::invalid_argument(
+            fmt::format("--runs: '{}' is not a regular expression ({})", pattern, e.what()));
+    }
+    std::vector<PoolPoint> kept;
+    std::copy_if(runs.begin(), runs.end(), std::back_inserter(kept),
+                 [&re](const PoolPoint& r) { return std::regex_search(r.id, re); });
+    if (kept.empty())
+    {
+        throw std::invalid_argument(fmt::format(
+            "--runs: '{}' matches none of the plan's {} runs (their names look like '{}')", pattern,
+            runs.size(), runs.empty() ? std::string() : runs.front().id));
+    }
+    return kept;
 }
 
 void

@@ -54,6 +54,8 @@ struct ValidationOptions
     nlohmann::json testbedValues = nlohmann::json::object();
     /** --set key=value: set in every run, over the manifests' settings and fitted values. */
     std::vector<std::string> settings;
+    /** --runs: simulate only the runs whose name matches (empty: every run). */
+    std::string runsPattern;
     /** Where the runs go: here, `jobs` at a time, or one SLURM job array per batch. */
     BackendOptions run;
 };
@@ -126,6 +128,13 @@ ValidationPlan PlanValidation(const ValidationOptions& options);
  * and every run no kept point uses (the points stay, reported as not run).
  */
 void KeepPointRuns(ValidationPlan& plan, const std::function<bool(const ValidatedPoint&)>& keep);
+
+/**
+ * --runs: the runs whose name (their folder in DIR/points) matches `pattern`, an ECMAScript
+ * regular expression searched anywhere in the name, in the plan's order. Throws
+ * std::invalid_argument when the pattern is not a regular expression or matches no run.
+ */
+std::vector<PoolPoint> RunsMatching(const std::vector<PoolPoint>& runs, const std::string& pattern);
 
 } // namespace flumen
 

@@ -313,6 +313,47 @@ TEST(Validate, ReportOnlySimulatesNothing)
               std::string::npos);
 }
 
+// --runs simulates only the runs whose names match; the report reads every run in DIR/points,
+// and a validate without it then runs the rest.
+TEST(Validate, RunsPicksTheRunsToSimulate)
+{
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const std::string out = dir.Path() + "/v";
+    const std::string base
+        = kManifests + "iperf-rdma-configA.json --quick --engine flow --out " + out;
+    ExpectRefused(base + " --runs '('", "--runs: '(' is not a regular expression");
+    ExpectRefused(base + " --runs no-such-run", "matches none of the plan's 3 runs");
+    ExpectRefused(base + " --runs idle --report-only", "--runs picks runs to simulate");
+    EXPECT_FALSE(fs::exists(out));
+
+    auto r = test::RunValidate(base + " --runs '-idle-s1-'");
+    ASSERT_EQ(r.exitCode, 0) << r.output; // every run picked finished, though points remain
+    EXPECT_NE(r.output.find("(1 simulation runs of 3, picked by --runs: 1 now, 0 earlier"),
+              std::string::npos)
+        << r.output;
+    std::vector<std::string> ran;
+    for (const auto& e : fs::directory_iterator(out + "/points"))
+    {
+        ran.push_back(e.path().filename().string());
+    }
+    ASSERT_EQ(ran.size(), 1u);
+    EXPECT_NE(ran[0].find("-idle-s1-"), std::string::npos) << ran[0];
+    auto rows = CsvRows(test::ReadFile(out + "/points.csv"));
+    ASSERT_EQ(rows.size(), 4u);
+    std::multiset<std::string> statuses;
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        statuses.insert(rows[i][Column(rows[0], "status")]);
+    }
+    EXPECT_EQ(statuses.count("not run"), 2u);
+
+    r = test::RunValidate(base);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("(3 simulation runs: 2 now, 1 earlier, 0 failed)"), std::string::npos)
+        << r.output;
+}
+
 // A point whose runs reach --max-sim-s before their iterations finish is censored: no mean, a
 // lower bound, counted apart in series.csv and left out of the medians.
 TEST(Validate, RunsOverTheSimulatedTimeBudgetAreCensoredNotCounted)
