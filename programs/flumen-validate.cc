@@ -73,8 +73,9 @@ const char* kUsage
       "                      the same point in PACKET_POINTS (e.g. results/validation/points);\n"
       "                      writes DIR/engines.csv and engines.md\n"
       "  --runs REGEX        simulate only the runs whose name (their folder in DIR/points)\n"
-      "                      matches REGEX (ECMAScript, anywhere in the name), e.g. to run some\n"
-      "                      points first; the report covers every run in DIR/points\n"
+      "                      matches REGEX (ECMAScript, anywhere in the name; a|b for several),\n"
+      "                      e.g. some points first; the report reads the plan's other runs\n"
+      "                      where DIR/points has them\n"
       "  --set KEY=VALUE     a scenario key set in every run (repeatable), over the manifests'\n"
       "                      settings: a mechanism tried on the whole validation; with\n"
       "                      --compare-engines only packet runs given the same --set compare\n"
@@ -136,7 +137,12 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
             else if (a == "--set")
                 o.settings.push_back(v); // checked as the plan applies it, before any run
             else if (a == "--runs")
+            {
+                if (v.empty() || !o.runsPattern.empty())
+                    throw std::invalid_argument("--runs: expected one non-empty pattern (several "
+                                                "runs: one pattern, a|b)");
                 o.runsPattern = v;
+            }
             else if (a == "--fit-on")
                 f.fitOn = v;
             else if (a == "--objective")

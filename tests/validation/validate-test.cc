@@ -325,6 +325,10 @@ TEST(Validate, RunsPicksTheRunsToSimulate)
     ExpectRefused(base + " --runs '('", "--runs: '(' is not a regular expression");
     ExpectRefused(base + " --runs no-such-run", "matches none of the plan's 3 runs");
     ExpectRefused(base + " --runs idle --report-only", "--runs picks runs to simulate");
+    ExpectRefused(base + " --runs idle --cross-validate --fit topology.link_delay_us=1:2",
+                  "--runs picks runs to simulate");
+    ExpectRefused(base + " --runs ''", "--runs: expected one non-empty pattern");
+    ExpectRefused(base + " --runs idle --runs 4G", "--runs: expected one non-empty pattern");
     EXPECT_FALSE(fs::exists(out));
 
     auto r = test::RunValidate(base + " --runs '-idle-s1-'");
@@ -347,6 +351,7 @@ TEST(Validate, RunsPicksTheRunsToSimulate)
         statuses.insert(rows[i][Column(rows[0], "status")]);
     }
     EXPECT_EQ(statuses.count("not run"), 2u);
+    EXPECT_EQ(statuses.count("done"), 1u);
 
     r = test::RunValidate(base);
     ASSERT_EQ(r.exitCode, 0) << r.output;
