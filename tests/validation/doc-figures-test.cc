@@ -110,33 +110,18 @@ TEST(DocFigures, TheAgreementFiguresAreTheCommittedOnes)
     EXPECT_EQ(Captures(agreement, R"(; (\d+) of (\d+) runs finished uncensored in both)", "doc"),
               (std::vector<std::string>{ runs[0], runs[1] }));
     const std::string row = "\n\\| ";
-    EXPECT_EQ(Captures(agreement,
-                       row + "mean iteration time, median \\\\\\|difference\\\\\\| \\| " + number
-                           + " % \\|",
-                       "doc"),
-              (std::vector<std::string>{ mean[0] }));
-    EXPECT_EQ(Captures(agreement,
-                       row + "mean iteration time, 95th percentile \\\\\\|difference\\\\\\| \\| "
-                           + number + " % \\|",
-                       "doc"),
-              (std::vector<std::string>{ mean[1] }));
-    EXPECT_EQ(Captures(agreement,
-                       row
-                           + "the same over the runs in the engine's domain \\((\\d+) of (\\d+):"
-                             "[^|]*\\| "
-                           + number + " % \\|",
-                       "doc"),
-              (std::vector<std::string>{ domain[0], domain[1], domain[3] }));
-    EXPECT_EQ(Captures(agreement,
-                       row + "p99 iteration time, median \\\\\\|difference\\\\\\| \\| " + number
-                           + " % \\|",
-                       "doc"),
-              (std::vector<std::string>{ p99[0] }));
-    EXPECT_EQ(Captures(agreement,
-                       row + "achieved cross-traffic rate, median \\\\\\|difference\\\\\\| \\| "
-                           + number + " % \\|",
-                       "doc"),
-              (std::vector<std::string>{ cross[0] }));
+    // The figure in the first column of the agreement table's row that starts with `label`
+    // (a regular expression; "\|difference\|" is written escaped in the Markdown).
+    const std::string difference = "\\\\\\|difference\\\\\\|";
+    auto figure = [&](const std::string& label)
+    { return Captures(agreement, row + label + "[^|]*\\| " + number + " % \\|", "doc"); };
+    using Figures = std::vector<std::string>;
+    EXPECT_EQ(figure("mean iteration time, median " + difference), Figures{ mean[0] });
+    EXPECT_EQ(figure("mean iteration time, 95th percentile " + difference), Figures{ mean[1] });
+    EXPECT_EQ(figure("p99 iteration time, median " + difference), Figures{ p99[0] });
+    EXPECT_EQ(figure("achieved cross-traffic rate, median " + difference), Figures{ cross[0] });
+    EXPECT_EQ(figure("the same over the runs in the engine's domain \\((\\d+) of (\\d+):"),
+              (Figures{ domain[0], domain[1], domain[3] }));
     // "Where to trust it" quotes the engine's domain too.
     EXPECT_EQ(Captures(trust,
                        row
