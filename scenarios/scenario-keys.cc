@@ -445,18 +445,19 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "finishes)",
                     0, 1e7, Into(&Scenario::durationS), Unit::Seconds));
     k.push_back(Choice("simulation.engine", "packet", { "packet", "flow", "auto" },
-                       "network model: packet (ns-3 packet level, the reference), flow (links "
-                       "shared by weighted max-min between flow events: no queues, loss or "
-                       "congestion-control dynamics; the keys it ignores are listed in "
-                       "summary.json, docs/flow-engine.md), or auto (flow, re-run at packet "
+                       "network model: packet (ns-3 packet level, the reference), flow (no "
+                       "packets: links shared by weighted max-min, recomputed at flow events; "
+                       "standing queues, TCP windows and DCQCN where an RDMA job meets a fifo "
+                       "or ecn switch; the keys it ignores are listed in summary.json, "
+                       "docs/flow-engine.md), or auto (flow, re-run at packet "
                        "level when its bottleneck is a FIFO port busier than "
                        "simulation.auto_max_utilization)",
                        Into(&Scenario::engine)));
     k.push_back(Key("simulation.auto_max_utilization", KeyType::Number, 0.95,
                     "engine auto: a flow-level run whose FIFO bottleneck port was busier than "
-                    "this over the measurement window is re-run at packet level (below 0.95, "
-                    "the shipped points agree within 8.8 % at the 95th percentile; "
-                    "docs/flow-engine.md), as is one whose switch queue passed its buffer",
+                    "this over the measurement window is re-run at packet level, as is one "
+                    "whose switch queue reached its buffer (how the runs kept agree: "
+                    "docs/flow-engine.md, engine auto)",
                     0, 1, Into(&Scenario::autoMaxUtilization)));
     k.push_back(Key("simulation.flow_whole_steps", KeyType::Boolean, true,
                     "flow engine: each ring step goes as one message, job.nccl.slice_bytes "

@@ -227,6 +227,14 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
              "expected a duration above 0 when job.enabled is false (nothing else ends the "
              "run)");
     }
+    if (s.jobEnabled && s.durationS > 0)
+    {
+        Fail(source, "simulation.duration_s",
+             fmt::format("expected it only with job.enabled false, got {} beside a job: a job's "
+                         "run ends when its iterations are done (simulation.max_time_s with "
+                         "simulation.on_max_time report bounds it)",
+                         s.durationS));
+    }
     if (!s.jobEnabled && s.crossType == "none")
     {
         Fail(source, "job.enabled", "expected true, or some cross_traffic: nothing to simulate");

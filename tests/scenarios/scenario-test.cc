@@ -104,6 +104,21 @@ TEST(Scenario, OutOfRangeValuesAreNamed)
         << e;
 }
 
+// simulation.duration_s ends a run of cross traffic alone; beside a job it would do nothing.
+TEST(Scenario, ADurationBesideAJobIsRefused)
+{
+    auto e = test::ScenarioErrorOf({ { "simulation", { { "duration_s", 10 } } } });
+    EXPECT_NE(e.find("key 'simulation.duration_s': expected it only with job.enabled false, got "
+                     "10 beside a job"),
+              std::string::npos)
+        << e;
+    EXPECT_EQ(
+        test::ScenarioErrorOf({ { "job", { { "enabled", false } } },
+                                { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 5 } } },
+                                { "simulation", { { "duration_s", 10 } } } }),
+        "");
+}
+
 TEST(Scenario, UnknownModelIsNamed)
 {
     auto e = test::ScenarioErrorOf({ { "job", { { "model", "resnet51" } } } });
