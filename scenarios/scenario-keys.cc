@@ -450,8 +450,10 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                        "standing queues, TCP windows and DCQCN where an RDMA job meets a fifo "
                        "or ecn switch; the keys it ignores are listed in summary.json, "
                        "docs/flow-engine.md), or auto (flow, re-run at packet "
-                       "level when its bottleneck is a FIFO port busier than "
-                       "simulation.auto_max_utilization)",
+                       "level out of its domain: a FIFO bottleneck busier than "
+                       "simulation.auto_max_utilization, a switch buffer that filled, a TCP "
+                       "ring's ceiling beside flow traffic that fills the port; the summary's "
+                       "engine_auto says which)",
                        Into(&Scenario::engine)));
     k.push_back(Key("simulation.auto_max_utilization", KeyType::Number, 0.95,
                     "engine auto: a flow-level run whose FIFO bottleneck port was busier than "

@@ -286,6 +286,20 @@ FlowEngineHasStandingQueues(const Scenario& s)
     return s.flowQueues && rdma && (d == "fifo" || d == "ecn");
 }
 
+bool
+HostRunsRdmaJob(const Scenario& s, uint32_t host)
+{
+    for (const Scenario* job : Jobs(s))
+    {
+        const auto& hosts = job->jobHosts;
+        if (job->transport == "rdma" && std::find(hosts.begin(), hosts.end(), host) != hosts.end())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::vector<const Scenario*>
 Jobs(const Scenario& s)
 {

@@ -143,6 +143,8 @@ std::vector<const Scenario*> Jobs(const Scenario& s);
 ns3::StarRoles CrossTrafficRoles(const Scenario& s);
 /** websearch, burst and replay: traffic made of flows (iperf streams are not). */
 bool IsFlowTraffic(const std::string& type);
+/** Whether a host runs an RDMA job: its NIC then serves RoCE and TCP/IP round robin. */
+bool HostRunsRdmaJob(const Scenario& s, uint32_t host);
 /** Whether the flow engine holds standing queues at the switch's FIFO ports, where its TCP
  * flows are windows (simulation.flow_queues, an RDMA job, a switch discipline fifo or ecn). */
 bool FlowEngineHasStandingQueues(const Scenario& s);
@@ -157,8 +159,8 @@ constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
 /** The same for the flow-level engine alone: only its runs (flow, auto) are keyed on it. */
 constexpr const char* kFlowEngineModelVersion
-    = "2026-11-28 switch ports drop at their buffer: windows and paced flows lose, paced ones "
-      "time out, unresponsive backlog held at the buffer";
+    = "2026-11-30 a TCP ring's ceiling beside flow traffic that fills the port is out of the "
+      "domain";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

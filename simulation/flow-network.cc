@@ -53,68 +53,7 @@ TcpSocketDefault(const std::string& name)
     return AttributeNow<UintegerValue>("ns3::TcpSocket::" + name).Get();
 }
 
-// Whether a host runs an RDMA job: its NIC then serves RoCE and TCP/IP round robin.
-bool
-HostRunsRdma(const Scenario& s, uint32_t host)
-{
-    for (const Scenario* job : Jobs(s))
-    {
-        const auto& hosts = job->jobHosts;
-        if (job->transport == "rdma" && std::find(hosts.begin(), hosts.end(), host) != hosts.end())
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
 } // namespace
-
-bool
-FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& why)
-{
-    const StarRoles roles = CrossTrafficRoles(s);
-    const bool roundRobin = roles.bottleneckAtNic && HostRunsRdma(s, roles.crossSource);
-    // The configuration's bottleneck, and in a fabric the busiest uplink (FIFO switch ports
-    // where jobs meet).
-    PortSummary busiest = flowRun.bottleneck;
-    bool fifo = !roundRobin;
-    const size_t hostPorts = 2 * static_cast<size_t>(s.hosts);
-    for (size_t p = hostPorts; p < flowRun.ports.size(); ++p)
-    {
-        if (flowRun.ports[p].utilization > (fifo ? busiest.utilization : 0.0))
-        {
-            busiest = flowRun.ports[p];
-            fifo = true;
-        }
-    }
-    // A switch port whose queue reached its buffer: there both engines drop, the engine only
-    // approximately (its flows lose in step, RoCE's go-back-N is not modelled:
-    // docs/flow-engine.md, "Drops at switch ports").
-    for (size_t p = 0; p < flowRun.ports.size(); ++p)
-    {
-        const PortSummary& port = flowRun.ports[p];
-        const bool filled = port.maxQueueBytes >= s.switchQueue.bufferBytes
-                            || (port.switchBuffer && port.switchBuffer->overflows > 0);
-        if ((p >= hostPorts || p % 2 == 1) && filled)
-        {
-            why = fmt::format("the flow engine's queue at {} reached "
-                              "topology.switch_queue.buffer_bytes ({:.2f} MB), where its drops are "
-                              "approximate; re-run at packet level",
-                              port.port, s.switchQueue.bufferBytes / 1e6);
-            return false;
-        }
-    }
-    const double busy = busiest.utilization;
-    const bool in = !fifo || busy < s.autoMaxUtilization;
-    why = fmt::format(
-        "the flow engine's bottleneck ({}, {}) was {:.1f} % busy{}", busiest.port,
-        fifo ? "FIFO" : "round robin", 100 * busy,
-        in ? ""
-           : fmt::format(", above simulation.auto_max_utilization = {}; re-run at packet level",
-                         s.autoMaxUtilization));
-    return in;
-}
 
 FlowNetwork::FlowNetwork(const Scenario& s)
 {
@@ -149,13 +88,13 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     {
         // Every port is one FIFO but an RDMA job's NICs, which serve RoCE and TCP/IP round
         // robin (NicQueueDisc).
-        up.push_back(m_net->AddLink(bps, !HostRunsRdma(s, i)));
-        if (m_queues && !HostRunsRdma(s, i) && s.hostQueue.discipline == "fifo")
+        up.push_back(m_net->AddLink(bps, !HostRunsRdmaJob(s, i)));
+        if (m_queues && !HostRunsRdmaJob(s, i) && s.hostQueue.discipline == "fifo")
         {
             // Slow start behind a standing queue can overrun a sender's NIC buffer.
             m_net->SetOverflowBuffer(up.back(), s.hostQueue.bufferBytes);
         }
-        if (m_queues && s.pfcEnabled && HostRunsRdma(s, i))
+        if (m_queues && s.pfcEnabled && HostRunsRdmaJob(s, i))
         {
             // PFC: the ToR pauses the host's RoCE at XOFF bytes buffered from it.
             m_net->SetPauseThreshold(

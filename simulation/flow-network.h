@@ -25,7 +25,9 @@ const std::vector<std::string>& FlowEngineIgnoredKeys();
  * Whether a flow-level run stayed where the flow engine agrees with the packet level: not
  * when its bottleneck is a FIFO port (any but an RDMA job's round-robin NIC, configuration A)
  * busier than simulation.auto_max_utilization, nor where a switch port's queue reached its
- * buffer. `why` gives the reason and the figures (RunScenario prefixes auto's verdict).
+ * buffer, nor where, over TCP alone, a TCP ring's host ceiling and flow cross traffic ask more
+ * than the bottleneck carries. `why` gives the reason and the figures (RunScenario prefixes
+ * auto's verdict).
  */
 bool FlowEngineInDomain(const Scenario& scenario, const RunSummary& flowRun, std::string& why);
 

@@ -417,7 +417,8 @@ CompareEngines(const std::vector<PoolPoint>& runs, const fs::path& flowPoints,
     {
         // engine auto: these "flow" runs are the packet level's own, by the auto rule.
         c.lines.push_back(fmt::format("  engine auto: {} of these runs went to the packet level "
-                                      "(simulation.auto_max_utilization)",
+                                      "(out of the flow engine's domain: each "
+                                      "summary.json's engine_auto says why)",
                                       rerun));
     }
     c.lines.push_back(fmt::format("  mean iteration time |flow - packet|: median {:.1f} % "
