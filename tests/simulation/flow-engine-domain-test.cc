@@ -1,6 +1,8 @@
-// The flow engine's domain rule for a TCP ring with a host ceiling beside flow cross traffic
-// over TCP alone (docs/flow-engine.md, "Where to trust it"): out of the domain where the
-// cross traffic on the wire and the ceiling ask more than the bottleneck carries.
+// The flow engine's domain (what engine auto keeps at flow level, docs/flow-engine.md) judged
+// from a flow run's summary: a switch port whose queue reached its buffer, and over TCP alone a
+// TCP ring's host ceiling beside flow cross traffic that with it asks more than the bottleneck
+// carries. (A FIFO bottleneck busier than simulation.auto_max_utilization: flow-engine-test.cc,
+// end to end.)
 #include "flow-network.h"
 #include "packet-network.h"
 #include "scenario.h"
@@ -83,4 +85,27 @@ TEST(FlowEngineDomain, TheCeilingRuleNeedsACappedTcpRingFlowTrafficAndNoStanding
         R"({"job": {"transport": "rdma"}, "topology": {"switch_queue": {"discipline": "fifo"}},
                     "cross_traffic": {"type": "websearch", "load_gbps": 20}})");
     EXPECT_TRUE(FlowEngineInDomain(s, FlowRun(s, 20), why)) << why;
+}
+
+TEST(FlowEngineDomain, AutoRerunsWhereTheEnginesQueueReachedTheSwitchsBuffer)
+{
+    const Scenario s = Resolve(R"({"job": {"transport": "rdma"},
+                        "topology": {"switch_queue": {"buffer_bytes": 4000000}},
+                        "cross_traffic": {"type": "websearch", "load_gbps": 5}})");
+    RunSummary run = FlowRun(s, 5);
+    std::string why;
+    EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
+    run.ports[0].maxQueueBytes = 5000000; // a NIC's queue is not the switch's buffer
+    EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
+    run.ports[1].maxQueueBytes = 3999999; // not quite full
+    run.ports[1].switchBuffer = BufferLossSummary{ 0, 0 };
+    EXPECT_TRUE(FlowEngineInDomain(s, run, why)) << why;
+    run.ports[1].maxQueueBytes = 4000000; // full: the engine dropped there
+    EXPECT_FALSE(FlowEngineInDomain(s, run, why));
+    EXPECT_NE(why.find("ToR port towards S0 reached topology.switch_queue.buffer_bytes (4.00 MB)"),
+              std::string::npos)
+        << why;
+    run.ports[1].maxQueueBytes = 10; // filled earlier, emptied since: its fills say so
+    run.ports[1].switchBuffer = BufferLossSummary{ 2, 5 };
+    EXPECT_FALSE(FlowEngineInDomain(s, run, why));
 }
