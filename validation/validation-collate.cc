@@ -87,6 +87,7 @@ class Collator
             {
                 Account(id, run);
                 ++v.seeds;
+                v.outOfDomainSeeds += run.summary.engineDomain.empty() ? 0 : 1;
                 // Runs of older versions cut before any measured iteration began have an
                 // empty measurement window and no achieved rate.
                 if (run.summary.windowEndS > run.summary.windowStartS)

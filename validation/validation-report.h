@@ -54,6 +54,9 @@ struct ValidatedPoint
     int warmup = 0;
     int seeds = 0; //!< simulated seeds finished
     int seedsPlanned = 0;
+    /** Flow-level runs: the finished seeds whose run says it left the engine's domain
+     * (summary.json's engine_domain: engine auto would have run it at packet level). */
+    int outOfDomainSeeds = 0;
     std::string status; //!< done, partial, censored, failed: ..., not run
     std::string source; //!< the testbed row, FILE:LINE
 };

@@ -18,11 +18,14 @@ namespace fs = std::filesystem;
 namespace
 {
 
-// A run of two measured iterations of `meanS` (censored: cut, its mean at least `meanS`).
+// A run of two measured iterations of `meanS` (censored: cut, its mean at least `meanS`; a
+// flow run out of the engine's domain: `domain` says why).
 void
-WriteRun(const fs::path& points, const std::string& id, double meanS, bool censored = false)
+WriteRun(const fs::path& points, const std::string& id, double meanS, bool censored = false,
+         const std::string& domain = "")
 {
     RunSummary s;
+    s.engineDomain = domain;
     s.iterationTimeS.mean = meanS;
     s.jobFinished = !censored;
     if (censored)
@@ -124,12 +127,14 @@ TEST(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSi
     ASSERT_EQ(lines.size(), 4u);
     // 2 points (1 left out); mean |error| medians 5 % and 15 %; none congested; p99 the same as
     // the mean (two equal iterations); cross traffic 10 of 10 Gbps in both.
-    EXPECT_EQ(lines[2], "| iperf-rdma-configB | resnet50 | 2 (1) | 5.0 | 15.0 | 0 |  |  | 5.0 | "
-                        "15.0 | 0.0 | 0.0 |");
+    // Every flow run in the engine's domain: auto's column is the flow engine's.
+    EXPECT_EQ(lines[2],
+              "| iperf-rdma-configB | resnet50 | 2 (1) | 5.0 | 15.0 | 15.0 | 0 |  |  |  | "
+              "5.0 | 15.0 | 0.0 | 0.0 |");
     // The second model: its seeds pooled (packet 1.2 and 1.3 s: +25 %), the point run over
     // other seeds left out.
     EXPECT_EQ(lines[3].substr(0, lines[3].find(" | 0 |")),
-              "| iperf-rdma-configB | densenet161 | 1 (1) | 25.0 | 10.0");
+              "| iperf-rdma-configB | densenet161 | 1 (1) | 25.0 | 10.0 | 10.0");
     const std::string md = test::ReadFile(dir.Path() + "/out/engines-testbed.md");
     EXPECT_NE(md.find(lines[2]), std::string::npos) << md;
     const auto rows = test::ReadCsvRows(dir.Path() + "/out/engines-testbed.csv");
@@ -150,4 +155,45 @@ TEST(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSi
                                            dir.Path() + "/out2"),
                  std::invalid_argument);
     EXPECT_FALSE(fs::exists(dir.Path() + "/out2"));
+}
+
+// engine auto's column: the flow engine's point where its runs stayed in its domain, the packet
+// level's where one left it.
+TEST(EngineTestbedComparison, AutoTakesThePacketPointWhereAFlowRunLeftTheDomain)
+{
+    test::TempDir dir;
+    const fs::path flow = dir.Path() + "/flow";
+    const fs::path packet = dir.Path() + "/packet";
+    // Testbed 1.0 and 2.0 s: the packet level +10 % and +0 %; the flow engine -3 % in its
+    // domain and +20 % out of it. auto: -3 % and +0 %.
+    struct Run
+    {
+        std::string id;
+        double testbed, packetMean, flowMean;
+        std::string domain;
+    };
+    const std::vector<Run> runs{ { "a", 1.0, 1.1, 0.97, "" },
+                                 { "b", 2.0, 2.0, 2.4, "the bottleneck was 99 % busy" } };
+    ValidationPlan plan;
+    for (const auto& r : runs)
+    {
+        WriteRun(flow, "flow-" + r.id, r.flowMean, false, r.domain);
+        WriteRun(packet, "packet-" + r.id, r.packetMean);
+        plan.runs.push_back(
+            { "flow-" + r.id, nlohmann::json::object(), { { "packet_run", "packet-" + r.id } } });
+        plan.points.push_back(Point("flow-" + r.id, r.testbed, false));
+    }
+    const std::vector<ValidatedPoint> flowPoints = CollateValidation(plan, flow).points;
+    EXPECT_EQ(flowPoints[0].outOfDomainSeeds, 0);
+    EXPECT_EQ(flowPoints[1].outOfDomainSeeds, 1);
+    const auto lines = CompareEnginesWithTestbed(plan, flowPoints, packet, PacketRunMatch::ExactId,
+                                                 dir.Path() + "/out");
+    ASSERT_EQ(lines.size(), 3u);
+    // Median |error|: packet (10, 0) 5 %, flow (3, 20) 11.5 %, auto (3, 0) 1.5 %.
+    EXPECT_EQ(lines[2].substr(0, lines[2].find(" | 0 |")),
+              "| iperf-rdma-configB | resnet50 | 2 | 5.0 | 11.5 | 1.5");
+    const auto rows = test::ReadCsvRows(dir.Path() + "/out/engines-testbed.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].at("flow_out_of_domain_seeds"), "0");
+    EXPECT_EQ(rows[1].at("flow_out_of_domain_seeds"), "1");
 }
