@@ -68,6 +68,29 @@ Point(const std::string& flowRun, double testbedMeanS, bool idle)
     return pp;
 }
 
+// One point at one seed in both engines, its flow run naming its packet run.
+struct PairedRun
+{
+    std::string id;
+    double testbed, packetMean, flowMean;
+    bool idle = false, packetCensored = false;
+    std::string flowDomain; //!< engine_domain: why the flow run left the engine's domain
+};
+
+void
+AddPairedRuns(const std::vector<PairedRun>& runs, const fs::path& flow, const fs::path& packet,
+              ValidationPlan& plan)
+{
+    for (const auto& r : runs)
+    {
+        WriteRun(flow, "flow-" + r.id, r.flowMean, false, r.flowDomain);
+        WriteRun(packet, "packet-" + r.id, r.packetMean, r.packetCensored);
+        plan.runs.push_back(
+            { "flow-" + r.id, nlohmann::json::object(), { { "packet_run", "packet-" + r.id } } });
+        plan.points.push_back(Point("flow-" + r.id, r.testbed, r.idle));
+    }
+}
+
 } // namespace
 
 TEST(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSimulated)
@@ -77,25 +100,12 @@ TEST(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSi
     const fs::path packet = dir.Path() + "/packet";
     // Testbed 1.0 and 2.0 s: the packet level +10 % and +0 %, the flow engine -10 % and +20 %;
     // a third point censored at packet level counts for neither.
-    struct Run
-    {
-        std::string id;
-        double testbed, packetMean, flowMean;
-        bool idle, packetCensored;
-    };
-    const std::vector<Run> runs{ { "idle", 0.5, 0.5, 0.5, true, false },
-                                 { "a", 1.0, 1.1, 0.9, false, false },
-                                 { "b", 2.0, 2.0, 2.4, false, false },
-                                 { "c", 3.0, 9.0, 3.0, false, true } };
     ValidationPlan plan;
-    for (const auto& r : runs)
-    {
-        WriteRun(flow, "flow-" + r.id, r.flowMean);
-        WriteRun(packet, "packet-" + r.id, r.packetMean, r.packetCensored);
-        plan.runs.push_back(
-            { "flow-" + r.id, nlohmann::json::object(), { { "packet_run", "packet-" + r.id } } });
-        plan.points.push_back(Point("flow-" + r.id, r.testbed, r.idle));
-    }
+    AddPairedRuns({ { "idle", 0.5, 0.5, 0.5, true, false, "" },
+                    { "a", 1.0, 1.1, 0.9, false, false, "" },
+                    { "b", 2.0, 2.0, 2.4, false, false, "" },
+                    { "c", 3.0, 9.0, 3.0, false, true, "" } },
+                  flow, packet, plan);
     // A second model: one point that both ran over two seeds (+20 and +30 % at packet level,
     // +10 % at flow level), one the packet level ran over one seed of two (left out).
     auto twoSeeds = [&](const std::string& id, double testbed, double packetMean, double flowMean,
@@ -166,23 +176,10 @@ TEST(EngineTestbedComparison, AutoTakesThePacketPointWhereAFlowRunLeftTheDomain)
     const fs::path packet = dir.Path() + "/packet";
     // Testbed 1.0 and 2.0 s: the packet level +10 % and +0 %; the flow engine -3 % in its
     // domain and +20 % out of it. auto: -3 % and +0 %.
-    struct Run
-    {
-        std::string id;
-        double testbed, packetMean, flowMean;
-        std::string domain;
-    };
-    const std::vector<Run> runs{ { "a", 1.0, 1.1, 0.97, "" },
-                                 { "b", 2.0, 2.0, 2.4, "the bottleneck was 99 % busy" } };
     ValidationPlan plan;
-    for (const auto& r : runs)
-    {
-        WriteRun(flow, "flow-" + r.id, r.flowMean, false, r.domain);
-        WriteRun(packet, "packet-" + r.id, r.packetMean);
-        plan.runs.push_back(
-            { "flow-" + r.id, nlohmann::json::object(), { { "packet_run", "packet-" + r.id } } });
-        plan.points.push_back(Point("flow-" + r.id, r.testbed, false));
-    }
+    AddPairedRuns({ { "a", 1.0, 1.1, 0.97, false, false, "" },
+                    { "b", 2.0, 2.0, 2.4, false, false, "the bottleneck was 99 % busy" } },
+                  flow, packet, plan);
     const std::vector<ValidatedPoint> flowPoints = CollateValidation(plan, flow).points;
     EXPECT_EQ(flowPoints[0].outOfDomainSeeds, 0);
     EXPECT_EQ(flowPoints[1].outOfDomainSeeds, 1);
