@@ -77,35 +77,39 @@ struct PairedRun
     std::string flowDomain; //!< engine_domain: why the flow run left the engine's domain
 };
 
-void
-AddPairedRuns(const std::vector<PairedRun>& runs, const fs::path& flow, const fs::path& packet,
-              ValidationPlan& plan)
+// Both engines' points folders and the plan that pairs their runs.
+class EngineTestbedComparison : public ::testing::Test
 {
-    for (const auto& r : runs)
+  protected:
+    void AddPairedRuns(const std::vector<PairedRun>& runs)
     {
-        WriteRun(flow, "flow-" + r.id, r.flowMean, false, r.flowDomain);
-        WriteRun(packet, "packet-" + r.id, r.packetMean, r.packetCensored);
-        plan.runs.push_back(
-            { "flow-" + r.id, nlohmann::json::object(), { { "packet_run", "packet-" + r.id } } });
-        plan.points.push_back(Point("flow-" + r.id, r.testbed, r.idle));
+        for (const auto& r : runs)
+        {
+            WriteRun(flow, "flow-" + r.id, r.flowMean, false, r.flowDomain);
+            WriteRun(packet, "packet-" + r.id, r.packetMean, r.packetCensored);
+            plan.runs.push_back({ "flow-" + r.id,
+                                  nlohmann::json::object(),
+                                  { { "packet_run", "packet-" + r.id } } });
+            plan.points.push_back(Point("flow-" + r.id, r.testbed, r.idle));
+        }
     }
-}
 
-} // namespace
-
-TEST(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSimulated)
-{
     test::TempDir dir;
     const fs::path flow = dir.Path() + "/flow";
     const fs::path packet = dir.Path() + "/packet";
+    ValidationPlan plan;
+};
+
+} // namespace
+
+TEST_F(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSimulated)
+{
     // Testbed 1.0 and 2.0 s: the packet level +10 % and +0 %, the flow engine -10 % and +20 %;
     // a third point censored at packet level counts for neither.
-    ValidationPlan plan;
     AddPairedRuns({ { "idle", 0.5, 0.5, 0.5, true, false, "" },
                     { "a", 1.0, 1.1, 0.9, false, false, "" },
                     { "b", 2.0, 2.0, 2.4, false, false, "" },
-                    { "c", 3.0, 9.0, 3.0, false, true, "" } },
-                  flow, packet, plan);
+                    { "c", 3.0, 9.0, 3.0, false, true, "" } });
     // A second model: one point that both ran over two seeds (+20 and +30 % at packet level,
     // +10 % at flow level), one the packet level ran over one seed of two (left out).
     auto twoSeeds = [&](const std::string& id, double testbed, double packetMean, double flowMean,
@@ -169,17 +173,12 @@ TEST(EngineTestbedComparison, SetsBothEnginesErrorsSideBySideOverThePointsBothSi
 
 // engine auto's column: the flow engine's point where its runs stayed in its domain, the packet
 // level's where one left it.
-TEST(EngineTestbedComparison, AutoTakesThePacketPointWhereAFlowRunLeftTheDomain)
+TEST_F(EngineTestbedComparison, AutoTakesThePacketPointWhereAFlowRunLeftTheDomain)
 {
-    test::TempDir dir;
-    const fs::path flow = dir.Path() + "/flow";
-    const fs::path packet = dir.Path() + "/packet";
     // Testbed 1.0 and 2.0 s: the packet level +10 % and +0 %; the flow engine -3 % in its
     // domain and +20 % out of it. auto: -3 % and +0 %.
-    ValidationPlan plan;
     AddPairedRuns({ { "a", 1.0, 1.1, 0.97, false, false, "" },
-                    { "b", 2.0, 2.0, 2.4, false, false, "the bottleneck was 99 % busy" } },
-                  flow, packet, plan);
+                    { "b", 2.0, 2.0, 2.4, false, false, "the bottleneck was 99 % busy" } });
     const std::vector<ValidatedPoint> flowPoints = CollateValidation(plan, flow).points;
     EXPECT_EQ(flowPoints[0].outOfDomainSeeds, 0);
     EXPECT_EQ(flowPoints[1].outOfDomainSeeds, 1);
