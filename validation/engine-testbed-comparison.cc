@@ -138,8 +138,7 @@ CompareEnginesWithTestbed(const ValidationPlan& plan, const std::vector<Validate
           "auto would give: the flow engine's point where all its runs stayed in its "
           "domain, the packet level's where one left it (engine_domain; auto decides "
           "run by run, so a point whose seeds split is taken at packet level). A point "
-          "counts "
-          "where both engines simulated it to the end over the same seeds; the others "
+          "counts where both engines simulated it to the end over the same seeds; the others "
           "(censored in either, not run, or run with other seeds) are left out, their "
           "number in brackets (each engine's report.md lists its own). Per point: "
           "engines-testbed.csv.\n\n";

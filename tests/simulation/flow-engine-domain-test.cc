@@ -6,6 +6,7 @@
 #include "flow-network.h"
 #include "packet-network.h"
 #include "scenario.h"
+#include "test-support.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -41,7 +42,7 @@ FlowRun(const Scenario& s, double crossAchievedGbps)
 Scenario
 Resolve(const std::string& text)
 {
-    return ResolveScenario(json::parse(text), "inline");
+    return test::Resolve(json::parse(text));
 }
 
 } // namespace
