@@ -132,7 +132,7 @@ FluidNetwork::DropAtFullBuffers()
         if (link.overflowing)
         {
             link.overflows += link.full ? 0 : 1;
-            link.queueBits = link.dropBufferBits;
+            link.SetQueue(link.dropBufferBits);
             over = true;
         }
     }
@@ -193,7 +193,7 @@ FluidNetwork::DropAtFullBuffers()
     {
         Link& link = m_links[l];
         link.full = link.queueBits >= link.dropBufferBits * (1 - 1e-9);
-        link.queueBits = std::min(link.queueBits, link.dropBufferBits);
+        link.SetQueue(std::min(link.queueBits, link.dropBufferBits));
     }
 }
 

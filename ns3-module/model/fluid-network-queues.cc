@@ -16,25 +16,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FluidNetworkQueues");
 
-namespace
-{
-
-// Whether link l comes before index `at` on the path.
-bool
-Upstream(const std::vector<uint32_t>& path, uint32_t l, int at)
-{
-    for (int i = 0; i < at; ++i)
-    {
-        if (path[i] == l)
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
-} // namespace
-
 void
 FluidNetwork::SolveQueues()
 {
@@ -89,14 +70,14 @@ FluidNetwork::SolveQueues()
                     double others = 0;
                     for (uint32_t o : f.spec.path)
                     {
-                        others += o == l ? 0 : m_links[o].queueBits / m_links[o].bps;
+                        others += o == l ? 0 : m_links[o].queueDelayS;
                         twoQueues = twoQueues || (o != l && m_links[o].queued);
                     }
                     // Its ACKs' queues as they were (paced ACKs and backlogs build them, not
                     // its window): no second pass for them.
                     for (uint32_t o : f.spec.ackPath)
                     {
-                        others += m_links[o].queueBits / m_links[o].bps;
+                        others += m_links[o].queueDelayS;
                     }
                     const WindowAtPort w{ f.Window() * wire, f.spec.baseRttS + others,
                                           f.spec.capBps * f.spec.wireFactor };
@@ -123,12 +104,12 @@ FluidNetwork::SolveQueues()
         {
             const auto& p = ports[l];
             Link& link = m_links[l];
-            link.queueBits = 0;
+            link.SetQueue(0);
             if (!p.used)
             {
                 continue;
             }
-            link.queueBits = FifoQueueBits(link.bps, p.paced, p.windows, p.backlog);
+            link.SetQueue(FifoQueueBits(link.bps, p.paced, p.windows, p.backlog));
             // (A queue beyond a drop buffer is held at it: DropAtFullBuffers.)
             link.maxQueueBits
                 = std::max(link.maxQueueBits, link.dropBufferBits > 0
@@ -203,9 +184,7 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
     }
     // Window and share flows take their rates (window flows behind the queue); unresponsive
     // ones are held only before their queue: what they push.
-    WaterFill(rest, left,
-              [](uint32_t l, const Flow& f)
-              { return !f.Backlogged() || Upstream(f.spec.path, l, f.queuedAt); });
+    WaterFill(rest, left, Counts::BEFORE_QUEUE);
     // Then the unresponsive flows are served what the others leave at their queue (their share
     // of it): first those whose bytes have all been pushed, each by the time its last byte
     // reaches the head (FIFO within the class), then the others in proportion to their
@@ -231,10 +210,8 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         f->cap = backlog > kEmptyBacklogBytes ? kUnbounded : f->pushRate;
         pushing.push_back(f);
     }
-    auto downstream
-        = [](uint32_t l, const Flow& f) { return !Upstream(f.spec.path, l, f.queuedAt); };
-    WaterFill(draining, left, downstream);
-    WaterFill(pushing, left, downstream);
+    WaterFill(draining, left, Counts::AFTER_QUEUE);
+    WaterFill(pushing, left, Counts::AFTER_QUEUE);
     if (!m_dropLinks.empty())
     {
         HoldAtFullBuffers(pushing);
@@ -436,7 +413,7 @@ FluidNetwork::QueueDelayAlong(const std::vector<uint32_t>& links) const
     double delay = 0;
     for (uint32_t l : links)
     {
-        delay += m_links[l].queueBits / m_links[l].bps;
+        delay += m_links[l].queueDelayS;
     }
     return delay;
 }
@@ -448,7 +425,7 @@ FluidNetwork::GetQueueDelay(const std::vector<uint32_t>& path) const
     double delay = 0;
     for (uint32_t l : path)
     {
-        delay += m_links.at(l).queueBits / m_links.at(l).bps;
+        delay += m_links.at(l).queueDelayS;
     }
     return delay;
 }

@@ -3,7 +3,6 @@
 #include "fluid-network.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace ns3
 {
@@ -11,9 +10,26 @@ namespace ns3
 // Weighted max-min with caps, by water-filling: raise a common level x (a flow's wire rate is
 // x * weight) until a link is full or a flow reaches its cap; fix those flows and go on. A
 // flow takes part on the links where `counts` says so; `left` is each link's capacity left.
+bool
+FluidNetwork::CountsOn(Counts counts, uint32_t i, const Flow& f) const
+{
+    // (A path holds a link once: the links before its queue are those before its index.)
+    switch (counts)
+    {
+    case Counts::ALL:
+        return true;
+    case Counts::PACED_AT_FIFO:
+        return f.spec.paced || !m_links[f.spec.path[i]].fifo;
+    case Counts::BEFORE_QUEUE:
+        return !f.Backlogged() || int(i) < f.queuedAt;
+    case Counts::AFTER_QUEUE:
+        return int(i) >= f.queuedAt;
+    }
+    return true;
+}
+
 void
-FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
-                        const std::function<bool(uint32_t, const Flow&)>& counts)
+FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left, Counts counts)
 {
     Scratch& s = m_scratch;
     std::vector<Flow*>& open = s.open;
@@ -29,9 +45,11 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
     for (Flow* f : open)
     {
         f->countedBegin = static_cast<uint32_t>(s.counted.size());
-        for (uint32_t l : f->spec.path)
+        const std::vector<uint32_t>& path = f->spec.path;
+        for (uint32_t i = 0; i < path.size(); ++i)
         {
-            if (counts(l, *f))
+            const uint32_t l = path[i];
+            if (CountsOn(counts, i, *f))
             {
                 if (s.flowsOn[l] == 0)
                 {
@@ -134,8 +152,7 @@ FluidNetwork::FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flo
 {
     std::vector<double>& probe = m_scratch.probe;
     probe.assign(left.begin(), left.end());
-    WaterFill(all, probe,
-              [this](uint32_t l, const Flow& f) { return f.spec.paced || !m_links[l].fifo; });
+    WaterFill(all, probe, Counts::PACED_AT_FIFO);
     for (const Flow* f : paced)
     {
         for (uint32_t l : f->spec.path)

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 namespace ns3
 {
@@ -57,12 +56,6 @@ FluidNetwork::FluidNetwork()
     : m_completionSlackS(1e-9), m_stepFraction(0.25), m_minStep(MicroSeconds(10)),
       m_maxStep(MilliSeconds(1))
 {
-}
-
-double
-FluidNetwork::Flow::Window() const
-{
-    return std::min({ spec.windowBytes, cwnd, spec.bytes });
 }
 
 void
@@ -398,13 +391,13 @@ FluidNetwork::Recompute()
     }
     else if (paced.empty() || !m_anyFifo)
     {
-        WaterFill(all, left, [](uint32_t, const Flow&) { return true; });
+        WaterFill(all, left, Counts::ALL);
     }
     else
     {
         // Paced flows first; then the others share what the paced flows leave, everywhere.
         FixPacedFlows(all, paced, left);
-        WaterFill(rest, left, [](uint32_t, const Flow&) { return true; });
+        WaterFill(rest, left, Counts::ALL);
     }
     for (auto& l : m_links)
     {

@@ -48,9 +48,9 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -300,7 +300,14 @@ class FluidNetwork : public Object
         double rate[2] = { 0, 0 };  //!< current, bits per second, per class
         bool fifo = false;
         bool queued = false;
-        double queueBits = 0;          //!< queued links: the standing queue
+        double queueBits = 0;   //!< queued links: the standing queue (SetQueue)
+        double queueDelayS = 0; //!< queueBits / bps, kept with it (round trips read it)
+        /** Sets the standing queue and its delay. */
+        void SetQueue(double bits)
+        {
+            queueBits = bits;
+            queueDelayS = bits / bps;
+        }
         double queueBitSeconds = 0;    //!< the queue integrated over time
         double maxQueueBits = 0;       //!< since ResetMaxQueues()
         double overflowBufferBits = 0; //!< SetOverflowBuffer's (0: none)
@@ -384,7 +391,7 @@ class FluidNetwork : public Object
         uint32_t countedEnd = 0;
 
         bool Backlogged() const { return queuedAt >= 0 && spec.kind == UNRESPONSIVE; }
-        double Window() const;
+        double Window() const { return std::min({ spec.windowBytes, cwnd, spec.bytes }); }
         /** Whether slow start still grows the window (not held by its buffers or bytes). */
         bool Growing() const;
     };
@@ -422,8 +429,17 @@ class FluidNetwork : public Object
     /** The next time step while queues change or a host buffer fills; negative when nothing
      * changes between flow events. */
     Time QueueStep();
-    void WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left,
-                   const std::function<bool(uint32_t, const Flow&)>& counts);
+    /** Which links of a flow's path WaterFill counts it on. */
+    enum class Counts : uint8_t
+    {
+        ALL,           //!< every link
+        PACED_AT_FIFO, //!< FixPacedFlows' probe: a FIFO link only for paced flows
+        BEFORE_QUEUE,  //!< backlogged flows only on the links before their queue
+        AFTER_QUEUE    //!< from their queue on (their share of it)
+    };
+    /** Whether the flow counts on the link at index i of its path. */
+    bool CountsOn(Counts counts, uint32_t i, const Flow& f) const;
+    void WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left, Counts counts);
     void ScheduleNextCompletion();
     /** A whole number of nanoseconds as a Time, at most `most` (far-off instants must not
      * overflow ns-3's 64-bit count of them). */
