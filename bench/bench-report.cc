@@ -4,9 +4,11 @@
 #include "bench-measurement.h"
 #include "canonical-scenarios.h"
 #include "ns3-anchor.h"
+#include "ns3-event-cost.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -29,9 +31,38 @@ UtcNow()
     return std::string(buf);
 }
 
+// ns-3's cost of an empty event, each repeat in a child: the one of median cost, with every
+// repeat's cost (wall_us_per_event_runs).
+json
+EmptyEventCost(const BenchOptions& o)
+{
+    const uint64_t events = o.quick ? 200000 : 5000000;
+    std::cerr << fmt::format("[bench] empty events: {} x {}\n", events, o.repeats);
+    std::vector<json> runs;
+    std::vector<double> costs;
+    for (int i = 0; i < o.repeats; ++i)
+    {
+        json r = MeasureInChild([&] { return MeasureNs3EmptyEvents(events); });
+        if (r.contains("error"))
+        {
+            return r;
+        }
+        costs.push_back(r["wall_us_per_event"].get<double>());
+        runs.push_back(r);
+    }
+    std::sort(
+        runs.begin(), runs.end(),
+        [](const json& a, const json& b)
+        { return a["wall_us_per_event"].get<double>() < b["wall_us_per_event"].get<double>(); });
+    json r = runs[runs.size() / 2];
+    r["wall_us_per_event_runs"] = costs;
+    return r;
+}
+
 // One canonical scenario measured, set against the anchor's time per packet hop.
 json
-BenchScenario(const CanonicalScenario& c, const BenchOptions& o, double anchorPerHop)
+BenchScenario(const CanonicalScenario& c, const BenchOptions& o, double anchorPerHop,
+              double emptyEventUs)
 {
     const double seconds = o.simulatedS;
     json entry = { { "name", c.name }, { "scenario", c.scenario } };
@@ -70,6 +101,14 @@ BenchScenario(const CanonicalScenario& c, const BenchOptions& o, double anchorPe
         {
             f["faster_than_real_time"] = 1 / flowPerS;
             f["speedup_vs_packet"] = packetPerS / flowPerS;
+        }
+        if (!f.contains("error") && f["simulated_s"].get<double>() > 0 && emptyEventUs > 0)
+        {
+            // Its events at ns-3's own cost of an empty one: how fast the run could be at best
+            // with this many events, whatever their handlers cost.
+            const double perS = f["events"].get<double>() / f["simulated_s"].get<double>();
+            f["events_per_simulated_s"] = perS;
+            f["event_floor_faster_than_real_time"] = 1e6 / (perS * emptyEventUs);
         }
         if (!o.quick && !f.contains("error"))
         {
@@ -138,16 +177,17 @@ TableRow(const std::string& name, const json& r)
         = flowPair("faster_than_real_time", "long_run_faster_than_real_time", "x");
     const std::string flowRss = flowPair("peak_rss_mb", "long_run_peak_rss_mb", "");
     return fmt::format(
-        "{:<30} {:>9.3f} {:>9.2f} {:>10.1f} {:>12.0f} {:>11.3f} {:>9} {:>9.0f} {:>10} {:>10} "
-        "{:>12}\n",
+        "{:<30} {:>9.3f} {:>9.2f} {:>10.1f} {:>12.0f} {:>11.3f} {:>9} {:>9.0f} {:>10} {:>11} "
+        "{:>10} {:>12}\n",
         name, r["simulated_s"].get<double>(), r["wall_s"].get<double>(),
         r["wall_per_simulated_s"].get<double>(), r["events_per_wall_s"].get<double>(),
         r["wall_us_per_packet_hop"].get<double>(),
         r.contains("per_hop_vs_anchor")
             ? fmt::format("{:.2f}", r["per_hop_vs_anchor"].get<double>())
             : std::string("1"),
-        r["peak_rss_mb"].get<double>(), flowSpeed, flowColumn("speedup_vs_packet", "{:.0f}x"),
-        flowRss);
+        r["peak_rss_mb"].get<double>(), flowSpeed,
+        flowColumn("event_floor_faster_than_real_time", "{:.0f}x"),
+        flowColumn("speedup_vs_packet", "{:.0f}x"), flowRss);
 }
 
 } // namespace
@@ -168,11 +208,14 @@ RunBench(const BenchOptions& o)
     json anchor = RepeatedMeasurement([&] { return MeasureNs3Anchor(o.simulatedS); }, o.repeats);
     report["anchor"] = anchor;
     const double anchorPerHop = anchor.value("wall_us_per_packet_hop", 0.0);
+    const json empty = EmptyEventCost(o);
+    report["empty_event"] = empty;
+    const double emptyEventUs = empty.value("wall_us_per_event", 0.0);
 
     json scenarios = json::array();
     for (const auto& c : CanonicalScenarios())
     {
-        scenarios.push_back(BenchScenario(c, o, anchorPerHop));
+        scenarios.push_back(BenchScenario(c, o, anchorPerHop, emptyEventUs));
     }
     report["scenarios"] = scenarios;
     return report;
@@ -182,13 +225,21 @@ std::string
 FormatBenchTable(const json& report)
 {
     std::string table
-        = fmt::format("{:<30} {:>9} {:>9} {:>10} {:>12} {:>11} {:>9} {:>9} {:>10} {:>10} {:>12}\n",
+        = fmt::format("{:<30} {:>9} {:>9} {:>10} {:>12} {:>11} {:>9} {:>9} {:>10} {:>11} {:>10} "
+                      "{:>12}\n",
                       "scenario", "sim s", "wall s", "wall/sim", "events/s", "us/pkt-hop",
-                      "x anchor", "RSS MB", "flow: x RT", "flow: x pkt", "flow: MB");
+                      "x anchor", "RSS MB", "flow: x RT", "flow: floor", "flow: x pkt", "flow: MB");
     table += TableRow("anchor (plain ns-3 UDP)", report["anchor"]);
     for (const auto& e : report["scenarios"])
     {
         table += TableRow(e["name"].get<std::string>(), e);
+    }
+    const json& empty = report.value("empty_event", json::object());
+    if (empty.contains("wall_us_per_event"))
+    {
+        table += fmt::format(
+            "ns-3's empty event: {:.3f} us (flow: floor = its events at that cost)\n",
+            empty["wall_us_per_event"].get<double>());
     }
     return table;
 }

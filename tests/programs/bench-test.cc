@@ -25,6 +25,13 @@ TEST(Bench, QuickRunMeasuresTheAnchorAndEveryCanonicalScenario)
     EXPECT_NEAR(a["packet_hops"].get<double>() / a["tor_packets"].get<double>(), 2.0, 0.01);
     EXPECT_GT(a["wall_us_per_packet_hop"].get<double>(), 0.0);
 
+    // ns-3's own cost of an empty event, from as many events as were asked for.
+    const json& empty = b["empty_event"];
+    ASSERT_FALSE(empty.contains("error")) << empty.dump();
+    EXPECT_EQ(empty["events"].get<uint64_t>(), 200000u);
+    EXPECT_NEAR(empty["wall_us_per_event"].get<double>(),
+                empty["wall_s"].get<double>() * 1e6 / 200000, 1e-9);
+
     ASSERT_EQ(b["scenarios"].size(), 3u);
     for (const json& s : b["scenarios"])
     {
@@ -59,6 +66,15 @@ TEST(Bench, QuickRunMeasuresTheAnchorAndEveryCanonicalScenario)
             s["wall_per_simulated_s"].get<double>() / f["wall_per_simulated_s"].get<double>(), 1e-6)
             << name;
         EXPECT_GT(f["speedup_vs_packet"].get<double>(), 1.0) << name;
+        // Its floor: its events per simulated second, each at the empty event's cost.
+        EXPECT_NEAR(f["events_per_simulated_s"].get<double>(),
+                    f["events"].get<double>() / f["simulated_s"].get<double>(), 1e-6)
+            << name;
+        EXPECT_NEAR(f["event_floor_faster_than_real_time"].get<double>()
+                        * f["events_per_simulated_s"].get<double>()
+                        * empty["wall_us_per_event"].get<double>(),
+                    1e6, 1e-3)
+            << name;
     }
     // The table printed for people names every scenario.
     EXPECT_NE(r.output.find("bert-large-B-tcp-websearch20"), std::string::npos) << r.output;
