@@ -10,7 +10,7 @@ namespace ns3
 // Weighted max-min with caps, by water-filling: raise a common level x (a flow's wire rate is
 // x * weight) until a link is full or a flow reaches its cap; fix those flows and go on. A
 // flow takes part on the links where `counts` says so; `left` is each link's capacity left.
-bool
+inline bool
 FluidNetwork::CountsOn(Counts counts, uint32_t i, const Flow& f) const
 {
     // (A path holds a link once: the links before its queue are those before its index.)
@@ -49,7 +49,7 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         for (uint32_t i = 0; i < path.size(); ++i)
         {
             const uint32_t l = path[i];
-            if (CountsOn(counts, i, *f))
+            if (counts == Counts::ALL || CountsOn(counts, i, *f))
             {
                 if (s.flowsOn[l] == 0)
                 {
