@@ -18,23 +18,23 @@ set key bottom right
 set xlabel 'iteration time (s)'
 set ylabel 'cumulative fraction'
 set output 'cdf-bert-large-20G-tcp.png'
-set title 'bert-large at 20 Gbps web-search, tcp: KS distance 0.331' noenhanced
+set title 'bert-large at 20 Gbps web-search, tcp: KS distance 0.360' noenhanced
 plot 'cdf-bert-large-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-bert-large-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (9 iterations)'
 set output 'cdf-bert-large-8G-tcp.png'
-set title 'bert-large at 8 Gbps web-search, tcp: KS distance 0.976' noenhanced
+set title 'bert-large at 8 Gbps web-search, tcp: KS distance 0.985' noenhanced
 plot 'cdf-bert-large-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-bert-large-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (9 iterations)'
 set output 'cdf-resnet50-20G-tcp.png'
-set title 'resnet50 at 20 Gbps web-search, tcp: KS distance 0.227' noenhanced
+set title 'resnet50 at 20 Gbps web-search, tcp: KS distance 0.358' noenhanced
 plot 'cdf-resnet50-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (36 iterations)'
 set output 'cdf-resnet50-8G-rdma.png'
 set title 'resnet50 at 8 Gbps web-search, rdma: KS distance 1.000' noenhanced
 plot 'cdf-resnet50-8G-rdma.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-8G-rdma.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (69 iterations)'
 set output 'cdf-resnet50-8G-tcp.png'
-set title 'resnet50 at 8 Gbps web-search, tcp: KS distance 0.571' noenhanced
+set title 'resnet50 at 8 Gbps web-search, tcp: KS distance 0.614' noenhanced
 plot 'cdf-resnet50-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (69 iterations)'
 set output 'cdf-vgg16-20G-tcp.png'
-set title 'vgg16 at 20 Gbps web-search, tcp: KS distance 0.503' noenhanced
+set title 'vgg16 at 20 Gbps web-search, tcp: KS distance 0.440' noenhanced
 plot 'cdf-vgg16-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (12 iterations)'
 set output 'cdf-vgg16-8G-tcp.png'
 set title 'vgg16 at 8 Gbps web-search, tcp: KS distance 1.000' noenhanced
-plot 'cdf-vgg16-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (18 iterations)'
+plot 'cdf-vgg16-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (15 iterations)'
