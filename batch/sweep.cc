@@ -91,7 +91,7 @@ Cell(const json& v)
 Sweep
 LoadSweep(const std::string& path, const json& extraGrid)
 {
-    json s = LoadScenarioFile(path); // same syntax errors, with line and column
+    json s = LoadScenarioFile(path, "sweep file"); // same syntax errors, with line and column
     Sweep sweep;
     sweep.source = path;
     for (auto it = s.begin(); it != s.end(); ++it)

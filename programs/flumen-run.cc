@@ -219,7 +219,8 @@ main(int argc, char** argv)
         }
         if (!calibrationFile.empty())
         {
-            nlohmann::json calibration = flumen::LoadScenarioFile(calibrationFile);
+            nlohmann::json calibration
+                = flumen::LoadScenarioFile(calibrationFile, "calibration file");
             if (!flumen::ApplyCalibration(user, calibration, calibrationFile))
             {
                 std::cerr << "flumen: note: " << calibrationFile
@@ -234,7 +235,17 @@ main(int argc, char** argv)
     }
     catch (const flumen::ScenarioError& e)
     {
-        std::cerr << "flumen: scenario error: " << e.what() << "\n";
+        // A value from --set is checked with the file's: say where the one at fault came from.
+        std::string given;
+        for (const auto& s : sets)
+        {
+            const std::string key = s.substr(0, s.find('='));
+            if (std::string(e.what()).find("key '" + key + "'") != std::string::npos)
+            {
+                given = " (given by --set " + s + ")";
+            }
+        }
+        std::cerr << "flumen: scenario error: " << e.what() << given << "\n";
         return 2;
     }
     if (!loadFile.empty())

@@ -52,7 +52,7 @@ IsTcpJob(const json& scenario)
 json
 LoadCalibration(const std::string& path)
 {
-    json calibration = LoadScenarioFile(path);
+    json calibration = LoadScenarioFile(path, "calibration file");
     json probe = json::object();
     ApplyCalibration(probe, calibration, path); // the file's shape
     for (const auto& entry : calibration["models"].items())

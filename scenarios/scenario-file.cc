@@ -2,6 +2,7 @@
 // column) and setting dotted keys, before the scenario is resolved.
 #include "scenario.h"
 
+#include "input-file.h"
 #include "scenario-jobs.h"
 
 #include <fmt/format.h>
@@ -77,13 +78,13 @@ ParseSeconds(const std::string& text, double& out)
 }
 
 json
-LoadScenarioFile(const std::string& path)
+LoadScenarioFile(const std::string& path, const std::string& what)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    if (std::string problem = InputFileProblem(path); !problem.empty())
     {
-        throw ScenarioError(fmt::format("{}: cannot open the scenario file", path));
+        throw ScenarioError(fmt::format("{}: cannot open the {}: {}", path, what, problem));
     }
+    std::ifstream in(path, std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json j;
     // The key being parsed, so that a value JSON cannot hold (a number beyond a double) is

@@ -173,8 +173,11 @@ bool ParseSeconds(const std::string& text, double& out);
 /** The items of a comma-separated list from the command line ("a,b"), empty ones left out. */
 std::vector<std::string> SplitList(const std::string& text);
 
-/** Reads a JSON object from a file; syntax errors name the file, line and column. */
-nlohmann::json LoadScenarioFile(const std::string& path);
+/**
+ * Reads a JSON object from a file; syntax errors name the file, line and column, and a file
+ * that cannot be read is named as `what` ("scenario file", "sweep file", ...).
+ */
+nlohmann::json LoadScenarioFile(const std::string& path, const std::string& what = "scenario file");
 /** Applies "key=value" (value parsed as JSON, else taken as a string). Unknown keys throw. */
 void ApplyOverride(nlohmann::json& scenario, const std::string& assignment);
 /** Sets a dotted key (a scenario key or models.<name>.<field>) to a JSON value; unknown keys

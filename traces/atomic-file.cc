@@ -1,6 +1,7 @@
 #include "atomic-file.h"
 
 #include "appending-file.h"
+#include "input-file.h"
 
 #include <fmt/format.h>
 
@@ -191,6 +192,10 @@ ProcessTag()
 std::string
 ReadTextFile(const std::string& path)
 {
+    if (!InputFileProblem(path).empty())
+    {
+        return "";
+    }
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();

@@ -1,5 +1,7 @@
 #include "layers-file.h"
 
+#include "input-file.h"
+
 #include "atomic-file.h"
 #include "csv-format.h"
 
@@ -156,9 +158,9 @@ ParseLayersFile(const std::string& text, const std::string& source)
 std::vector<FileLayer>
 ReadLayersFile(const std::string& path)
 {
-    if (!std::ifstream(path, std::ios::binary))
+    if (std::string problem = InputFileProblem(path); !problem.empty())
     {
-        throw LayersFileError(fmt::format("{}: cannot open the layers file", path));
+        throw LayersFileError(fmt::format("{}: cannot open the layers file: {}", path, problem));
     }
     return ParseLayersFile(ReadTextFile(path), path);
 }

@@ -1,5 +1,7 @@
 #include "load-file.h"
 
+#include "input-file.h"
+
 #include "atomic-file.h"
 
 #include <fmt/format.h>
@@ -189,9 +191,9 @@ ParseLoadFile(const std::string& text, const std::string& source)
 std::vector<LoadFileFlow>
 ReadLoadFile(const std::string& path)
 {
-    if (!std::ifstream(path, std::ios::binary))
+    if (std::string problem = InputFileProblem(path); !problem.empty())
     {
-        throw LoadFileError(fmt::format("{}: cannot open the load file", path));
+        throw LoadFileError(fmt::format("{}: cannot open the load file: {}", path, problem));
     }
     return ParseLoadFile(ReadTextFile(path), path);
 }

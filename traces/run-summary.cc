@@ -1,5 +1,7 @@
 #include "run-summary.h"
 
+#include "input-file.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -485,11 +487,11 @@ RunSummaryFromJson(const json& j, const std::string& source)
 RunSummary
 ReadRunSummary(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    if (std::string problem = InputFileProblem(path); !problem.empty())
     {
-        throw RunSummaryError(fmt::format("{}: cannot open the run summary", path));
+        throw RunSummaryError(fmt::format("{}: cannot open the run summary: {}", path, problem));
     }
+    std::ifstream in(path, std::ios::binary);
     json j;
     try
     {

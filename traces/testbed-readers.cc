@@ -1,5 +1,7 @@
 #include "testbed-readers.h"
 
+#include "input-file.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,11 +28,11 @@ struct Line
 std::vector<Line>
 ReadLines(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    if (std::string problem = InputFileProblem(path); !problem.empty())
     {
-        throw TraceError(fmt::format("{}: cannot open the file", path));
+        throw TraceError(fmt::format("{}: cannot open the file: {}", path, problem));
     }
+    std::ifstream in(path, std::ios::binary);
     std::vector<Line> lines;
     std::string text;
     size_t n = 0;

@@ -1,5 +1,7 @@
 #include "series-manifest.h"
 
+#include "input-file.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -87,11 +89,11 @@ Number(const std::string& manifest, const json& obj, const std::string& where,
 Series
 LoadSeries(const std::string& manifestPath)
 {
-    std::ifstream in(manifestPath, std::ios::binary);
-    if (!in)
+    if (std::string problem = InputFileProblem(manifestPath); !problem.empty())
     {
-        throw TraceError(fmt::format("{}: cannot open the manifest", manifestPath));
+        throw TraceError(fmt::format("{}: cannot open the manifest: {}", manifestPath, problem));
     }
+    std::ifstream in(manifestPath, std::ios::binary);
     json m;
     try
     {

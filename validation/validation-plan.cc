@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -505,6 +506,14 @@ CompleteValidationOptions(ValidationOptions& o)
     {
         throw std::invalid_argument("--compare-engines: needs --engine flow or auto (the packet "
                                     "runs are the reference it compares with)");
+    }
+    if (std::error_code ec;
+        !o.comparePacketRuns.empty() && !std::filesystem::is_directory(o.comparePacketRuns, ec))
+    {
+        throw std::invalid_argument(
+            "--compare-engines: '" + o.comparePacketRuns
+            + "' is not a folder (expected a packet validation's points folder, e.g. "
+              "results/validation/points)");
     }
     for (const auto& m : o.models)
     {

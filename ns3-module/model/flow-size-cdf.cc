@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -110,6 +111,12 @@ FlowSizeCdf::Parse(const std::string& text, const std::string& source, uint32_t 
 FlowSizeCdf
 FlowSizeCdf::Load(const std::string& path, uint32_t packetBytes)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) // a stream would throw, naming no path
+    {
+        throw FlowSizeCdfError(path
+                               + ": cannot open the flow-size CDF file: is a folder, not a file");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
