@@ -215,7 +215,7 @@ AddJobKeys(std::vector<KeySpec>& k)
     k.push_back(Attr("job.tcp.interleave_stripes", KeyType::Boolean,
                      "ns3::TcpRingTransport::InterleaveStripes", Unit::None,
                      "a message's stripes leave its sockets side by side, as from NCCL's "
-                     "threads (false: socket by socket, as the shipped validation ran)",
+                     "threads (false: socket by socket; the shipped TCP manifests set true)",
                      0, 1));
     k.push_back(Attr("job.tcp.host_ceiling_gbps", KeyType::Number,
                      "ns3::TcpRingTransport::HostCeiling", Unit::Gbps,
