@@ -69,8 +69,25 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         {
             const uint32_t l = s.counted[i];
             left[l] -= wire;
-            s.weightOn[l] -= f->weight;
             s.flowsOn[l]--;
+        }
+    };
+    // The open flows' weights on each link, summed afresh once some are fixed: subtracting the
+    // fixed ones' would leave rounding residue, and beside a much heavier flow that residue is
+    // a share of a light one's weight (a backlog of 2e7 bytes beside an empty one of 1: 2e-9),
+    // which the light flow would then take beyond what the link has left (found by fuzzing).
+    auto reweigh = [&s, &open]
+    {
+        for (uint32_t l : s.touched)
+        {
+            s.weightOn[l] = 0;
+        }
+        for (const Flow* f : open)
+        {
+            for (uint32_t i = f->countedBegin; i < f->countedEnd; ++i)
+            {
+                s.weightOn[s.counted[i]] += f->weight;
+            }
         }
     };
     bool stuck = false;
@@ -102,6 +119,7 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         if (uncapped.size() < open.size())
         {
             open.swap(uncapped);
+            reweigh();
             continue;
         }
         for (const Flow* f : open)
@@ -136,10 +154,11 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         }
         stuck = still.size() == open.size();
         open.swap(still);
+        reweigh();
     }
     for (uint32_t l : s.touched)
     {
-        s.weightOn[l] = 0; // (the fixed flows' weights leave rounding residue)
+        s.weightOn[l] = 0;
         s.flowsOn[l] = 0;
     }
 }

@@ -395,6 +395,44 @@ TEST_F(QueuedPort, AWindowFlowHandsItsRecordOverAsItEnds)
     Simulator::Stop();
 }
 
+TEST_F(QueuedPort, ALightBacklogBesideAHeavyOneTakesNoMoreThanThePortHasLeft)
+{
+    // Unresponsive flows are served in proportion to their backlogs. Two heavy ones
+    // (megabytes), each held by a slower link after the port, are fixed first; then one that
+    // has just started (a backlog of nothing, weight 1 byte) takes what the port has left. The
+    // port must carry no more than its rate, to rounding: it carried up to 8e-10 over it (a
+    // fuzzer found 1e-9) when the heavy weights were taken off the port's rounded sum, whose
+    // residue is a share of the light one's weight.
+    const uint32_t nic3 = net->AddLink(kC);
+    const uint32_t slow = net->AddLink(10e9);
+    const uint32_t other = net->AddLink(kC);
+    net->StartFlow(Window(FluidNetwork::kUnbounded, 1e6, 1e6));
+    auto heavy = Unresponsive(FluidNetwork::kUnbounded);
+    heavy.path = { nic, port, slow };
+    net->StartFlow(heavy);
+    heavy.path = { net->AddLink(kC), port, net->AddLink(3e9) };
+    Simulator::Schedule(MicroSeconds(90), [&] { net->StartFlow(heavy); });
+    auto fresh = Unresponsive(FluidNetwork::kUnbounded);
+    fresh.path = { nic3, port, other };
+    uint64_t light = 0;
+    double worst = 0;
+    for (int i = 1; i <= 200; ++i)
+    {
+        RunUntil(MicroSeconds(37 * i));
+        if (light != 0)
+        {
+            net->StopFlow(light);
+        }
+        light = net->StartFlow(fresh);
+        const double carried = net->GetLinkRate(port, FluidNetwork::CROSS)
+                               + net->GetLinkRate(port, FluidNetwork::JOB);
+        worst = std::max(worst, carried / kC - 1);
+    }
+    EXPECT_LE(worst, 1e-12) << "the port carried more than its rate";
+    EXPECT_GT(net->GetQueueBytes(port), 1e6) << "the heavy backlog was megabytes";
+    Simulator::Stop();
+}
+
 TEST_F(QueuedPort, TheQueueIsIntegratedOverTimeAndItsLargestKept)
 {
     // A growing backlog beside a window flow: the queue's integral is the sum of its level
