@@ -120,7 +120,7 @@ LoadSweep(const std::string& path, const json& extraGrid)
     }
     else if (s.contains("base_file"))
     {
-        if (!s["base_file"].is_string())
+        if (!s["base_file"].is_string() || s["base_file"].get<std::string>().empty())
         {
             Fail(path, "key 'base_file': expected the path of a scenario file");
         }

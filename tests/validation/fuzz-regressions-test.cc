@@ -55,9 +55,19 @@ TEST(FuzzRegressionsLoaders, SeriesManifestsFailWithTraceErrorOnly)
 
 TEST(FuzzRegressionsLoaders, SweepsFailWithScenarioErrorOnly)
 {
-    // The base's seed a string (ignored: "seeds" is given, so the sweep loads), or 1e300.
+    // The base's seed a string (ignored: "seeds" is given, so the sweep loads), or 1e300; an
+    // empty base_file (it named the sweep's own folder, which the stream threw on).
     EveryInputFailsWith<ScenarioError>(
         "sweep", [](const std::string& p) { LoadSweep(p); }, false);
+    try
+    {
+        LoadSweep(FLUMEN_SOURCE_DIR "/fuzz/regressions/sweep/base-file-empty.json");
+        ADD_FAILURE() << "an empty base_file was accepted";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("key 'base_file'"), std::string::npos) << e.what();
+    }
     try
     {
         LoadSweep(FLUMEN_SOURCE_DIR "/fuzz/regressions/sweep/base-seed-beyond-int.json");
