@@ -240,7 +240,8 @@ main(int argc, char** argv)
         for (const auto& s : sets)
         {
             const std::string key = s.substr(0, s.find('='));
-            if (std::string(e.what()).find("key '" + key + "'") != std::string::npos)
+            const std::string what = e.what();
+            if (what.rfind("--set", 0) != 0 && what.find("key '" + key + "'") != std::string::npos)
             {
                 given = " (given by --set " + s + ")";
             }
