@@ -4,6 +4,7 @@
 // that every figure reads as a ratio to plain ns-3 on the same machine at the same moment.
 // Each measurement runs in a child process (its own peak RSS, fresh ns-3 state), repeated;
 // medians are reported (bench/).
+#include "atomic-file.h"
 #include "bench-report.h"
 
 #include <iostream>
@@ -68,6 +69,15 @@ main(int argc, char** argv)
     if (o.quick)
         o.repeats = 1;
 
+    try
+    {
+        flumen::CheckOutputFile(outPath); // before minutes of measurement
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen bench: --out " << e.what() << "\n";
+        return 2;
+    }
     nlohmann::json report = flumen::RunBench(o);
     std::cout << flumen::FormatBenchTable(report);
     try

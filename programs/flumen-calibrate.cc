@@ -203,8 +203,15 @@ main(int argc, char** argv)
         o = ParseOptions(argc, argv);
         if (!o.fits.empty())
             fitRequest = FitRequestOf(o);
-        // Before a fit that may take hours: the file's folder must be writable.
-        flumen::CheckOutputFolder(fs::path(o.out).parent_path().string());
+        // Before a fit that may take hours: the file must be writable.
+        try
+        {
+            flumen::CheckOutputFile(o.out);
+        }
+        catch (const std::runtime_error& e)
+        {
+            throw std::runtime_error(std::string("--out ") + e.what());
+        }
         if (!o.profilesPath.empty())
         {
             json kept = flumen::LoadCalibration(o.profilesPath);

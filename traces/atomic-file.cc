@@ -232,4 +232,18 @@ CheckOutputFolder(const std::string& dir)
     ::rmdir(probe.c_str());
 }
 
+void
+CheckOutputFile(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (path.empty() || fs::is_directory(path, ec))
+    {
+        throw std::runtime_error(fmt::format("'{}': cannot write the output file: expected a "
+                                             "file's path, got {}",
+                                             path, path.empty() ? "nothing" : "a folder"));
+    }
+    CheckOutputFolder(fs::path(path).parent_path().string());
+}
+
 } // namespace flumen

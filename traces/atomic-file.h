@@ -49,6 +49,12 @@ std::string ProcessTag();
  */
 void CheckOutputFolder(const std::string& dir);
 
+/**
+ * Checks, before any work, that the file `path` can be written: it is not a folder, and its
+ * folder can be created or written (CheckOutputFolder). Throws std::runtime_error naming it.
+ */
+void CheckOutputFile(const std::string& path);
+
 /** The whole content of a file ("" when it cannot be read). */
 std::string ReadTextFile(const std::string& path);
 

@@ -18,7 +18,7 @@ namespace
 struct BadInput
 {
     std::string kind;    //!< the input kind, for the tally
-    std::string program; //!< run, sweep, validate, calibrate, tcp-summary
+    std::string program; //!< run, sweep, validate, calibrate, tcp-summary, bench
     std::string file;    //!< written to the test folder as bad.json (or bad.txt), "" for none
     std::string args;    //!< {file}, {dir} and {out} are replaced
     std::vector<std::string> named; //!< what the message must name (file, key, line, option)
@@ -336,6 +336,13 @@ Cases()
               + " --set job.model=mine --set models.mine.compute_s=0.1"
                 " --set models.mine.layers_file={dir} --out {out}",
           { "models.mine.layers_file", "is a folder" } },
+        // An output file's path that is a folder, refused before the work (minutes of it).
+        { "a folder for a file",
+          "calibrate",
+          "",
+          test::kManifests + "iperf-rdma-configA.json --engine flow --out {dir}",
+          { "--out", "output file", "a folder" } },
+        { "a folder for a file", "bench", "", "--quick --out {dir}", { "--out", "a folder" } },
         // tcp.csv files and tcp-summary's options.
         { "tcp.csv",
           "tcp-summary",
@@ -438,6 +445,7 @@ TEST(BadInput, EveryKindExitsTwoNamingWhatIsWrongAndWritesNothing)
                                 : c.program == "sweep"       ? test::RunSweep(args)
                                 : c.program == "validate"    ? test::RunValidate(args)
                                 : c.program == "tcp-summary" ? test::RunTcpSummary(args)
+                                : c.program == "bench"       ? test::RunBench(args)
                                                              : test::RunCalibrate(args);
         SCOPED_TRACE(c.kind + ": " + c.program + " " + args + "\n" + r.output);
         EXPECT_EQ(r.exitCode, 2);
