@@ -71,11 +71,11 @@ main(int argc, char** argv)
 
     try
     {
-        flumen::CheckOutputFile(outPath); // before minutes of measurement
+        flumen::CheckOutputFile(outPath, "--out"); // before minutes of measurement
     }
     catch (const std::exception& e)
     {
-        std::cerr << "flumen bench: --out " << e.what() << "\n";
+        std::cerr << "flumen bench: " << e.what() << "\n";
         return 2;
     }
     nlohmann::json report = flumen::RunBench(o);

@@ -204,14 +204,7 @@ main(int argc, char** argv)
         if (!o.fits.empty())
             fitRequest = FitRequestOf(o);
         // Before a fit that may take hours: the file must be writable.
-        try
-        {
-            flumen::CheckOutputFile(o.out);
-        }
-        catch (const std::runtime_error& e)
-        {
-            throw std::runtime_error(std::string("--out ") + e.what());
-        }
+        flumen::CheckOutputFile(o.out, "--out");
         if (!o.profilesPath.empty())
         {
             json kept = flumen::LoadCalibration(o.profilesPath);

@@ -259,11 +259,11 @@ main(int argc, char** argv)
     }
     try
     {
-        flumen::CheckOutputFolder(outDir); // before a run that may take an hour
+        flumen::CheckOutputFolder(outDir, "--out"); // before a run that may take an hour
     }
     catch (const std::exception& e)
     {
-        std::cerr << "flumen: --out " << e.what() << "\n";
+        std::cerr << "flumen: " << e.what() << "\n";
         return 2;
     }
 

@@ -5,6 +5,7 @@
 // --compare-engines DIR/engines.md sets each point's flow-level run beside its packet-level one
 // (sweep-engine-comparison.h). Exit: 0 all done (or submitted), 1 some failed or unfinished,
 // 2 bad input.
+#include "atomic-file.h"
 #include "backend-options.h"
 #include "calibration-file.h"
 #include "folder-lock.h"
@@ -111,7 +112,8 @@ ParseOptions(int argc, char** argv)
     }
     if (o.file.empty() || o.out.empty())
         throw UsageError("need SWEEP.json and --out DIR");
-    o.run.slurmOptionGiven |= o.dryRun; // sweep's own SLURM option
+    flumen::CheckOutputFolder(o.out, "--out"); // before the lock, whose error would say less
+    o.run.slurmOptionGiven |= o.dryRun;        // sweep's own SLURM option
     flumen::CheckBackendOptions(o.run, "--dry-run");
     if (o.status + o.collect + o.task.has_value() > 1)
         throw UsageError("--status, --collect and --task exclude each other");

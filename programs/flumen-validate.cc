@@ -197,6 +197,7 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
             o.manifests.push_back(a);
     }
     flumen::CompleteValidationOptions(o);
+    flumen::CheckOutputFolder(o.out, "--out"); // before the lock, whose error would say less
     flumen::CheckBackendOptions(o.run);
     if (o.run.backend == flumen::PoolBackend::Slurm)
         flumen::CheckSlurmFolder("--out", fs::absolute(o.out).lexically_normal());

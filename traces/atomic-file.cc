@@ -203,9 +203,10 @@ ReadTextFile(const std::string& path)
 }
 
 void
-CheckOutputFolder(const std::string& dir)
+CheckOutputFolder(const std::string& dir, const std::string& option)
 {
     namespace fs = std::filesystem;
+    const std::string named = option.empty() ? dir : option + " " + dir;
     std::error_code ec;
     fs::path p = fs::absolute(dir.empty() ? fs::path(".") : fs::path(dir), ec).lexically_normal();
     fs::path existing = p;
@@ -217,7 +218,7 @@ CheckOutputFolder(const std::string& dir)
     if (!fs::is_directory(existing, ec))
     {
         throw std::runtime_error(
-            fmt::format("{}: cannot write the output folder {}: {} is not a folder", dir,
+            fmt::format("{}: cannot write the output folder {}: {} is not a folder", named,
                         p.string(), existing.string()));
     }
     // A probe folder made and removed at once: permission bits alone do not tell (root
@@ -227,23 +228,24 @@ CheckOutputFolder(const std::string& dir)
     {
         throw std::runtime_error(fmt::format("{}: cannot write the output folder: {} is not "
                                              "writable ({})",
-                                             dir, existing.string(), std::strerror(errno)));
+                                             named, existing.string(), std::strerror(errno)));
     }
     ::rmdir(probe.c_str());
 }
 
 void
-CheckOutputFile(const std::string& path)
+CheckOutputFile(const std::string& path, const std::string& option)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (path.empty() || fs::is_directory(path, ec))
     {
-        throw std::runtime_error(fmt::format("'{}': cannot write the output file: expected a "
+        throw std::runtime_error(fmt::format("{}'{}': cannot write the output file: expected a "
                                              "file's path, got {}",
-                                             path, path.empty() ? "nothing" : "a folder"));
+                                             option.empty() ? "" : option + " ", path,
+                                             path.empty() ? "nothing" : "a folder"));
     }
-    CheckOutputFolder(fs::path(path).parent_path().string());
+    CheckOutputFolder(fs::path(path).parent_path().string(), option);
 }
 
 } // namespace flumen

@@ -45,15 +45,16 @@ std::string ProcessTag();
 /**
  * Checks, before any work, that `dir` can be created (or exists) and written: an existing
  * path must be a writable folder, otherwise its nearest existing ancestor must be (a probe
- * folder is made there and removed). Throws std::runtime_error naming the path and why.
+ * folder is made there and removed). Throws std::runtime_error naming the path and why, after
+ * the command-line `option` that gave it when there is one ("--out").
  */
-void CheckOutputFolder(const std::string& dir);
+void CheckOutputFolder(const std::string& dir, const std::string& option = "");
 
 /**
  * Checks, before any work, that the file `path` can be written: it is not a folder, and its
  * folder can be created or written (CheckOutputFolder). Throws std::runtime_error naming it.
  */
-void CheckOutputFile(const std::string& path);
+void CheckOutputFile(const std::string& path, const std::string& option = "");
 
 /** The whole content of a file ("" when it cannot be read). */
 std::string ReadTextFile(const std::string& path);
