@@ -112,8 +112,9 @@ ParseOptions(int argc, char** argv)
     }
     if (o.file.empty() || o.out.empty())
         throw UsageError("need SWEEP.json and --out DIR");
-    flumen::CheckOutputFolder(o.out, "--out"); // before the lock, whose error would say less
-    o.run.slurmOptionGiven |= o.dryRun;        // sweep's own SLURM option
+    if (!o.status) // (--status only reads: a sweep folder another user owns will do)
+        flumen::CheckOutputFolder(o.out, "--out"); // before the lock, whose error says less
+    o.run.slurmOptionGiven |= o.dryRun;            // sweep's own SLURM option
     flumen::CheckBackendOptions(o.run, "--dry-run");
     if (o.status + o.collect + o.task.has_value() > 1)
         throw UsageError("--status, --collect and --task exclude each other");
