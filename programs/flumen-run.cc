@@ -236,17 +236,17 @@ main(int argc, char** argv)
     catch (const flumen::ScenarioError& e)
     {
         // A value from --set is checked with the file's: say where the one at fault came from.
+        const std::string what = e.what();
         std::string given;
         for (const auto& s : sets)
         {
             const std::string key = s.substr(0, s.find('='));
-            const std::string what = e.what();
             if (what.rfind("--set", 0) != 0 && what.find("key '" + key + "'") != std::string::npos)
             {
                 given = " (given by --set " + s + ")";
             }
         }
-        std::cerr << "flumen: scenario error: " << e.what() << given << "\n";
+        std::cerr << "flumen: scenario error: " << what << given << "\n";
         return 2;
     }
     if (!loadFile.empty())

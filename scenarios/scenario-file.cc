@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -80,12 +79,12 @@ ParseSeconds(const std::string& text, double& out)
 json
 LoadScenarioFile(const std::string& path, const std::string& what)
 {
-    if (std::string problem = InputFileProblem(path); !problem.empty())
+    const InputFile file = ReadInputFile(path);
+    if (!file.problem.empty())
     {
-        throw ScenarioError(fmt::format("{}: cannot open the {}: {}", path, what, problem));
+        throw ScenarioError(fmt::format("{}: cannot open the {}: {}", path, what, file.problem));
     }
-    std::ifstream in(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string& text = file.text;
     json j;
     // The key being parsed, so that a value JSON cannot hold (a number beyond a double) is
     // named by its key: nlohmann's out_of_range error carries no position.

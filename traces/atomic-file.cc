@@ -10,8 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -192,14 +190,7 @@ ProcessTag()
 std::string
 ReadTextFile(const std::string& path)
 {
-    if (!InputFileProblem(path).empty())
-    {
-        return "";
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return ReadInputFile(path).text;
 }
 
 void

@@ -1,15 +1,12 @@
 #include "layers-file.h"
 
-#include "input-file.h"
-
-#include "atomic-file.h"
 #include "csv-format.h"
+#include "input-file.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 namespace flumen
@@ -158,11 +155,13 @@ ParseLayersFile(const std::string& text, const std::string& source)
 std::vector<FileLayer>
 ReadLayersFile(const std::string& path)
 {
-    if (std::string problem = InputFileProblem(path); !problem.empty())
+    const InputFile file = ReadInputFile(path);
+    if (!file.problem.empty())
     {
-        throw LayersFileError(fmt::format("{}: cannot open the layers file: {}", path, problem));
+        throw LayersFileError(
+            fmt::format("{}: cannot open the layers file: {}", path, file.problem));
     }
-    return ParseLayersFile(ReadTextFile(path), path);
+    return ParseLayersFile(file.text, path);
 }
 
 } // namespace flumen

@@ -2,15 +2,12 @@
 
 #include "input-file.h"
 
-#include "atomic-file.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 namespace flumen
@@ -191,11 +188,12 @@ ParseLoadFile(const std::string& text, const std::string& source)
 std::vector<LoadFileFlow>
 ReadLoadFile(const std::string& path)
 {
-    if (std::string problem = InputFileProblem(path); !problem.empty())
+    const InputFile file = ReadInputFile(path);
+    if (!file.problem.empty())
     {
-        throw LoadFileError(fmt::format("{}: cannot open the load file: {}", path, problem));
+        throw LoadFileError(fmt::format("{}: cannot open the load file: {}", path, file.problem));
     }
-    return ParseLoadFile(ReadTextFile(path), path);
+    return ParseLoadFile(file.text, path);
 }
 
 std::string

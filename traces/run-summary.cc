@@ -6,9 +6,6 @@
 
 #include <algorithm>
 
-#include <fstream>
-#include <sstream>
-
 namespace flumen
 {
 
@@ -487,15 +484,16 @@ RunSummaryFromJson(const json& j, const std::string& source)
 RunSummary
 ReadRunSummary(const std::string& path)
 {
-    if (std::string problem = InputFileProblem(path); !problem.empty())
+    const InputFile file = ReadInputFile(path);
+    if (!file.problem.empty())
     {
-        throw RunSummaryError(fmt::format("{}: cannot open the run summary: {}", path, problem));
+        throw RunSummaryError(
+            fmt::format("{}: cannot open the run summary: {}", path, file.problem));
     }
-    std::ifstream in(path, std::ios::binary);
     json j;
     try
     {
-        j = json::parse(in);
+        j = json::parse(file.text);
     }
     catch (const json::parse_error& e)
     {

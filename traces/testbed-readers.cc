@@ -8,7 +8,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -28,11 +27,12 @@ struct Line
 std::vector<Line>
 ReadLines(const std::string& path)
 {
-    if (std::string problem = InputFileProblem(path); !problem.empty())
+    const InputFile file = ReadInputFile(path);
+    if (!file.problem.empty())
     {
-        throw TraceError(fmt::format("{}: cannot open the file: {}", path, problem));
+        throw TraceError(fmt::format("{}: cannot open the file: {}", path, file.problem));
     }
-    std::ifstream in(path, std::ios::binary);
+    std::istringstream in(file.text);
     std::vector<Line> lines;
     std::string text;
     size_t n = 0;

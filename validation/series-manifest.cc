@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -89,15 +88,16 @@ Number(const std::string& manifest, const json& obj, const std::string& where,
 Series
 LoadSeries(const std::string& manifestPath)
 {
-    if (std::string problem = InputFileProblem(manifestPath); !problem.empty())
+    const InputFile manifest = ReadInputFile(manifestPath);
+    if (!manifest.problem.empty())
     {
-        throw TraceError(fmt::format("{}: cannot open the manifest: {}", manifestPath, problem));
+        throw TraceError(
+            fmt::format("{}: cannot open the manifest: {}", manifestPath, manifest.problem));
     }
-    std::ifstream in(manifestPath, std::ios::binary);
     json m;
     try
     {
-        m = json::parse(in);
+        m = json::parse(manifest.text);
     }
     catch (const json::exception& e) // parse_error, or out_of_range: a number beyond a double
     {

@@ -158,8 +158,7 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
     }
     for (uint32_t l : s.touched)
     {
-        s.weightOn[l] = 0;
-        s.flowsOn[l] = 0;
+        s.flowsOn[l] = 0; // (weightOn: the last reweigh, over no open flow, left it zero)
     }
 }
 
