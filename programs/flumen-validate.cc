@@ -44,6 +44,8 @@ const char* kUsage
       "                       [--compare-engines PACKET_POINTS] [--set KEY=VALUE ...]\n"
       "                       [--runs REGEX]\n"
       "                       [--cross-validate | --fit-on S1,S2] --fit KEY=LO:HI...\n"
+      "                       [--cross-validate [--folds configuration]] --fit-split LO:HI\n"
+      "                       [--fit-engine flow]\n"
       "                       [--objective mean=1,cross=1,p99=0]\n"
       "                       [--backend slurm [--partition P] [--time T] ...]\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
@@ -85,6 +87,13 @@ const char* kUsage
       "  --fit-on S1,S2      one split instead: fit on these series, predict the others\n"
       "  --fit KEY=LO:HI     a testbed parameter to fit (repeatable; docs/calibration.md)\n"
       "  --objective TERMS   the fit's weights (default mean=1,cross=1,p99=0)\n"
+      "  --fit-split LO:HI   fit each model's compute/communication split instead: its\n"
+      "                      backward share in [LO, HI] on the loaded points, the compute time\n"
+      "                      solved on its idle runs for each share; each fold's profiles go\n"
+      "                      to DIR/folds/<fold>.calibration.json\n"
+      "  --folds configuration  leave a configuration out (all its series) instead of a series\n"
+      "  --fit-engine E      the engine of the fits and of the in-sample runs (packet or flow;\n"
+      "                      default: --engine's): the flow engine searches, --engine judges\n"
       "  where the runs go (each batch, a fit's candidates included, waits for its SLURM array):\n";
 
 struct FitOptions
@@ -93,6 +102,9 @@ struct FitOptions
     std::vector<std::string> fits;
     std::string fitOn;
     std::string objective;
+    std::string split;     //!< --fit-split LO:HI
+    std::string folds;     //!< --folds series|configuration
+    std::string fitEngine; //!< --fit-engine
     bool Wanted() const { return crossValidate || !fitOn.empty(); }
 };
 
@@ -128,7 +140,8 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
              || a == "--seeds" || a == "--models" || a == "--max-sim-s"
              || a == "--budget-iterations" || a == "--engine" || a == "--compare-engines"
              || a == "--fit" || a == "--fit-on" || a == "--objective" || a == "--cdf-iterations"
-             || a == "--set" || a == "--runs")
+             || a == "--set" || a == "--runs" || a == "--fit-split" || a == "--folds"
+             || a == "--fit-engine")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
@@ -145,6 +158,22 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
             }
             else if (a == "--fit-on")
                 f.fitOn = v;
+            else if (a == "--fit-split")
+                f.split = v;
+            else if (a == "--folds")
+            {
+                if (v != "series" && v != "configuration")
+                    throw std::invalid_argument("--folds: expected series or configuration, got '"
+                                                + v + "'");
+                f.folds = v;
+            }
+            else if (a == "--fit-engine")
+            {
+                if (v != "packet" && v != "flow")
+                    throw std::invalid_argument("--fit-engine: expected packet or flow, got '" + v
+                                                + "'");
+                f.fitEngine = v;
+            }
             else if (a == "--objective")
                 f.objective = v;
             else if (a == "--out")
@@ -216,9 +245,20 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
     if (!o.runsPattern.empty() && (o.reportOnly || f.Wanted()))
         throw std::invalid_argument("--runs picks runs to simulate: it goes without --report-only, "
                                     "--cross-validate and --fit-on");
-    if (f.Wanted() && (f.fits.empty() || o.reportOnly || !o.comparePacketRuns.empty()))
-        throw std::invalid_argument("--cross-validate and --fit-on need --fit KEY=LO:HI, and go "
-                                    "without --report-only and --compare-engines");
+    if (f.Wanted()
+        && ((f.fits.empty() && f.split.empty()) || o.reportOnly || !o.comparePacketRuns.empty()))
+        throw std::invalid_argument("--cross-validate and --fit-on need --fit KEY=LO:HI or "
+                                    "--fit-split LO:HI, and go without --report-only and "
+                                    "--compare-engines");
+    if (!f.split.empty() && !f.fits.empty())
+        throw std::invalid_argument("--fit-split fits each model's split alone: it goes without "
+                                    "--fit");
+    if (!f.Wanted() && (!f.split.empty() || !f.folds.empty() || !f.fitEngine.empty()))
+        throw std::invalid_argument("--fit-split, --folds and --fit-engine go with "
+                                    "--cross-validate or --fit-on");
+    if (!f.folds.empty() && !f.fitOn.empty())
+        throw std::invalid_argument(
+            "--folds goes with --cross-validate (--fit-on names one split)");
 }
 
 flumen::CrossValidationOptions
@@ -231,6 +271,14 @@ CrossValidationOf(const flumen::ValidationOptions& o, const FitOptions& f)
         cv.weights = flumen::ParseObjective(f.objective);
     for (const auto& s : flumen::SplitList(f.fitOn))
         cv.fitOn.insert(s);
+    if (!f.split.empty())
+    {
+        cv.split = true;
+        cv.splitRange = flumen::ParseSplitRange(f.split);
+    }
+    if (!f.folds.empty())
+        cv.foldBy = f.folds;
+    cv.fitEngine = f.fitEngine;
     return cv;
 }
 
@@ -241,28 +289,47 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
               const std::vector<flumen::SeriesSplit>& splits, const std::string& command)
 {
     flumen::CrossValidation r = flumen::RunCrossValidation(o, cv, splits);
-    const std::string names = cv.fitOn.empty() ? "the other series" : "the --fit-on series";
+    const std::string names = !cv.fitOn.empty()              ? "the --fit-on series"
+                              : cv.foldBy == "configuration" ? "the other configuration"
+                                                             : "the other series";
+    auto describe = [&](const flumen::Fold& fold)
+    {
+        if (!cv.split)
+            return flumen::DescribeValues(fold.fit.values);
+        std::string shares;
+        for (const auto& m : fold.split.models)
+            shares += fmt::format("{}{} share {:.3f} compute {:.4f} s", shares.empty() ? "" : ", ",
+                                  m.model, m.backwardShare, m.computeS);
+        return fmt::format("{} ({})", shares, fold.calibrationFile);
+    };
     std::string values;
     for (const auto& fold : r.folds)
         values += fmt::format("{}{}: {}", values.empty() ? "" : "; ",
-                              fmt::format("{}", fmt::join(fold.predicted, "+")),
-                              flumen::DescribeValues(fold.fit.values));
+                              fmt::format("{}", fmt::join(fold.predicted, "+")), describe(fold));
     flumen::ValidationMeta meta
         = flumen::MetaOf(o, r.outOfSamplePlan, r.outOfSample, command, r.coreSecondsNow);
     meta.fitNote = fmt::format(
-        "**Out of sample.** Every point below is predicted with testbed parameters fitted on {} "
+        "**Out of sample.** Every point below is predicted with {} fitted on {} "
         "only, never on its own series (per predicted series: {}; folds.md gives each fold's fit "
         "and their spread). In-sample errors (parameters fitted on the points judged) are in "
-        "in-sample/report.md, apart. The per-iteration CDFs are there too, at the in-sample "
+        "in-sample/report.md, apart{}. The per-iteration CDFs are there too, at the in-sample "
         "parameters.",
-        names, values);
+        cv.split ? "each model's compute/communication split (backward share, and the compute "
+                   "time that keeps its idle runs)"
+                 : "testbed parameters",
+        names, values,
+        cv.fitEngine.empty() || cv.fitEngine == o.engine
+            ? std::string()
+            : fmt::format(" (fits and in-sample runs with the {} engine, the predictions with "
+                          "the {} engine)",
+                          cv.fitEngine, o.engine));
     flumen::ValidationMeta inMeta
         = flumen::MetaOf(o, r.inSamplePlan, r.inSamplePoints, command, r.coreSecondsNow);
     inMeta.fitNote = fmt::format(
         "**In sample: every point here is judged by parameters fitted on it** ({}: {}). The "
         "out-of-sample errors, the headline, are in ../report.md.",
         cv.fitOn.empty() ? "fitted on every series" : "fitted on the --fit-on series",
-        flumen::DescribeValues(r.inSample.fit.values));
+        describe(r.inSample));
     flumen::WriteValidationReport(o.out, r.outOfSample.points, {}, meta);
     flumen::WriteValidationReport((fs::path(o.out) / "in-sample").string(), r.inSamplePoints.points,
                                   r.inSamplePoints.cdfs, inMeta, r.inSamplePoints.rings);
@@ -271,8 +338,7 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
                              "in-sample/report.md, folds.md\n",
                              cv.fitOn.empty() ? "cross-validate" : "fit-on", r.folds.size(), o.out);
     for (const auto& fold : r.folds)
-        std::cout << fmt::format("  fold {}: {}\n", fmt::join(fold.predicted, "+"),
-                                 flumen::DescribeValues(fold.fit.values));
+        std::cout << fmt::format("  fold {}: {}\n", fmt::join(fold.predicted, "+"), describe(fold));
     std::cout << "  out of sample:\n";
     for (const auto& line : flumen::HeadlineLines(r.outOfSample.points))
         std::cout << "    " << line << "\n";

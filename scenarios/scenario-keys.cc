@@ -191,10 +191,28 @@ AddJobKeys(std::vector<KeySpec>& k)
                     "NCCL channels: parallel rings, each with its own connections or queue "
                     "pair, each carrying 1/channels of every all-reduce",
                     1, 64, Into(&Scenario::ncclChannels)));
+    k.push_back(
+        Attr("job.nccl.flow_control", KeyType::Boolean, "ns3::TrainingWorker::NcclFlowControl",
+             Unit::None,
+             "the ring as NCCL 2.7.8 runs it: loops of chunks of job.nccl.buffer_bytes / 2, "
+             "two slices each, at most job.nccl.steps / 2 slices held at each end of a "
+             "connection, a receive posted as a slot frees (over RoCE the sender's clear "
+             "to send); false: every step a whole chunk in slices of job.nccl.slice_bytes, "
+             "nothing bounds what is in flight (the model before; ns3-module/doc/flumen.md)",
+             -1e300, 1e300));
+    k.push_back(Attr("job.nccl.buffer_bytes", KeyType::Integer,
+                     "ns3::TrainingWorker::NcclBufferBytes", Unit::Bytes,
+                     "NCCL's buffer per connection and channel (NCCL_BUFFSIZE), job.nccl.steps "
+                     "slots of it: what a ring connection can have in flight",
+                     4096, 1e12));
+    k.push_back(
+        Attr("job.nccl.steps", KeyType::Integer, "ns3::TrainingWorker::NcclSteps", Unit::None,
+             "FIFO slots per connection (NCCL_STEPS); a slice takes 2, a chunk 4", 4, 1024));
     k.push_back(Attr("job.nccl.slice_bytes", KeyType::Integer, "ns3::TrainingWorker::SliceBytes",
                      Unit::Bytes,
-                     "NCCL slice: each ring step is pipelined in pieces of at most this size "
-                     "(0 = whole steps)",
+                     "slice of the collectives without NCCL's flow control (job.nccl.flow_control "
+                     "false, and the reduction trees): each step is pipelined in pieces of at "
+                     "most this size (0 = whole steps)",
                      0, 1e12));
     k.push_back(Attr("job.horovod.cycle_time_ms", KeyType::Number,
                      "ns3::HorovodCoordinator::CycleTime", Unit::Milliseconds,
@@ -462,9 +480,10 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "docs/flow-engine.md, engine auto)",
                     0, 1, Into(&Scenario::autoMaxUtilization)));
     k.push_back(Key("simulation.flow_whole_steps", KeyType::Boolean, true,
-                    "flow engine: each ring step goes as one message, job.nccl.slice_bytes "
-                    "ignored (same mean iteration times within 1e-6 s on ResNet-50 and VGG-16, "
-                    "a tenth of the events or fewer; docs/flow-engine.md)",
+                    "flow engine, ring without NCCL's flow control (job.nccl.flow_control false): "
+                    "each ring step goes as one message, job.nccl.slice_bytes ignored (same mean "
+                    "iteration times within 1e-6 s on ResNet-50 and VGG-16, a tenth of the "
+                    "events or fewer; docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowWholeSteps)));
     k.push_back(Key("simulation.flow_queues", KeyType::Boolean, true,
                     "flow engine, RDMA job, switch fifo or ecn: saturated switch ports hold a "
@@ -472,8 +491,9 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "TCP by window / RTT with HyStart (docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowQueues)));
     k.push_back(Key("simulation.flow_slice_bytes", KeyType::Integer, 2097152,
-                    "flow engine, behind standing queues: RoCE ring slices at least this "
-                    "large (as NCCL's within 1 %, a third of the events; docs/flow-engine.md)",
+                    "flow engine, behind standing queues, ring without NCCL's flow control: RoCE "
+                    "ring slices at least this large (as NCCL's within 1 %, a third of the "
+                    "events; docs/flow-engine.md)",
                     1, 1e12, Into(&Scenario::flowSliceBytes)));
     k.push_back(Choice("simulation.scheduler", "map",
                        { "map", "heap", "calendar", "priority_queue", "list" },

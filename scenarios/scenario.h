@@ -154,7 +154,7 @@ bool FlowEngineHasStandingQueues(const Scenario& s);
  * modelling bug, a new default). Cached validation runs are keyed on it, so a new version
  * re-runs them instead of mixing old and new results.
  */
-constexpr const char* kSimulationModelVersion = "2026-11-23 delayed-ACK 40 ms";
+constexpr const char* kSimulationModelVersion = "2026-12-02 NCCL flow control";
 /** The same for the web-search generator alone: only web-search runs are keyed on it. */
 constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size blocks";
 /** The same for the flow-level engine alone: only its runs (flow, auto) are keyed on it. */

@@ -7,6 +7,7 @@
 #ifndef FLUMEN_CROSS_VALIDATION_H
 #define FLUMEN_CROSS_VALIDATION_H
 
+#include "split-fit.h"
 #include "testbed-fit.h"
 #include "validation-collate.h"
 
@@ -24,12 +25,26 @@ struct CrossValidationOptions
     SearchOptions search;
     /** Empty: leave one series out; else fit on these series and predict the others. */
     std::set<std::string> fitOn;
+    /** What a fold leaves out: a "series", or a "configuration" (all its series at once). */
+    std::string foldBy = "series";
+    /**
+     * --fit-split: fit each model's compute/communication split (split-fit.h) over this range
+     * of backward shares instead of `parameters`; each fold's profiles are written as a
+     * calibration file (DIR/folds/<fold>.calibration.json) and predict the fold's series.
+     */
+    bool split = false;
+    SearchDimension splitRange;
+    /** The engine of the fits and of the in-sample runs (empty: the validation's own). */
+    std::string fitEngine;
 };
 
 struct Fold
 {
     std::vector<std::string> predicted;
+    std::string name; //!< the series (or configuration) left out, or "in sample"
     TestbedFit fit;
+    SplitFit split;              //!< --fit-split: each model's
+    std::string calibrationFile; //!< --fit-split: the fold's profiles, as written
 };
 
 struct CrossValidation
@@ -48,6 +63,7 @@ struct SeriesSplit
 {
     std::vector<std::string> fitOn;
     std::vector<std::string> predicted;
+    std::string name; //!< of the fold: its predicted series, or their configuration
 };
 
 /**

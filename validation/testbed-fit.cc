@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -307,14 +308,51 @@ FitTestbed(const TestbedFitRequest& r)
     // A fit runs many short batches: a progress line every 10 s at most.
     const PoolOptions pool = ValidationPool(r.base, r.label, 10);
     int evaluated = 0;
+    // What each candidate derives, by its values (each worked out once).
+    std::map<std::string, json> derived;
+    auto withDerived = [&](const std::vector<json>& batch)
+    {
+        std::vector<json> missing;
+        for (const json& v : batch)
+        {
+            if (r.derive && !derived.count(v.dump()))
+            {
+                missing.push_back(v);
+            }
+        }
+        if (!missing.empty())
+        {
+            const std::vector<json> got = r.derive(missing);
+            for (size_t i = 0; i < missing.size(); ++i)
+            {
+                derived[missing[i].dump()] = got.at(i);
+            }
+        }
+        std::vector<json> out;
+        for (json v : batch)
+        {
+            if (r.derive)
+            {
+                v.update(derived.at(v.dump()));
+            }
+            out.push_back(v);
+        }
+        return out;
+    };
     BatchLoss loss = [&](const std::vector<std::vector<double>>& xs)
     {
+        std::vector<json> batch;
+        for (const auto& x : xs)
+        {
+            batch.push_back(ValuesOf(r.parameters, x));
+        }
+        const std::vector<json> full = withDerived(batch);
         std::vector<ValidationPlan> plans;
         std::vector<PoolPoint> runs;
         std::set<std::string> ids;
-        for (const auto& x : xs)
+        for (const json& values : full)
         {
-            plans.push_back(CandidatePlan(r, ValuesOf(r.parameters, x)));
+            plans.push_back(CandidatePlan(r, values));
             for (const auto& run : plans.back().runs)
             {
                 if (ids.insert(run.id).second)
@@ -334,20 +372,25 @@ FitTestbed(const TestbedFitRequest& r)
             CollatedValidation got = CollateValidation(plans[i], r.pointsDir);
             FitTerms t = ObjectiveTerms(got.points, r.weights);
             out.push_back(t.loss);
-            std::cerr << fmt::format(
-                "{}: candidate {}: {}: loss {:.5f} (mean {:.1f} %, cross "
-                "{:.1f} %, p99 {:.1f} % rms{})\n",
-                r.label, ++evaluated, DescribeValues(ValuesOf(r.parameters, xs[i])), t.loss,
-                100 * t.meanRms, 100 * t.crossRms, 100 * t.p99Rms,
-                t.missing ? fmt::format(", {} points missing", t.missing) : std::string());
+            std::cerr << fmt::format("{}: candidate {}: {}: loss {:.5f} (mean {:.1f} %, cross "
+                                     "{:.1f} %, p99 {:.1f} % rms{})\n",
+                                     r.label, ++evaluated, DescribeValues(full[i]), t.loss,
+                                     100 * t.meanRms, 100 * t.crossRms, 100 * t.p99Rms,
+                                     t.missing ? fmt::format(", {} points missing", t.missing)
+                                               : std::string());
         }
         return out;
     };
     fit.search = CoordinateSearch(dims, start, loss, r.search);
     fit.values = ValuesOf(r.parameters, fit.search.best);
+    if (r.derive)
+    {
+        fit.derived = derived.at(fit.values.dump());
+    }
     auto termsAt = [&](const json& values)
     {
-        return ObjectiveTerms(CollateValidation(CandidatePlan(r, values), r.pointsDir).points,
+        const json full = withDerived({ values }).front();
+        return ObjectiveTerms(CollateValidation(CandidatePlan(r, full), r.pointsDir).points,
                               r.weights);
     };
     fit.startTerms = termsAt(fit.start);

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -70,11 +71,20 @@ struct FitTerms
 };
 FitTerms ObjectiveTerms(const std::vector<ValidatedPoint>& points, const FitWeights& weights);
 
+/**
+ * Values a candidate also sets that follow from its fitted ones (the compute time that keeps a
+ * model's idle runs matched, for a backward share): one object of scenario key -> value per
+ * candidate, a batch at a time so that their simulations can run together.
+ */
+using DerivedValues
+    = std::function<std::vector<nlohmann::json>(const std::vector<nlohmann::json>&)>;
+
 struct TestbedFitRequest
 {
     /** The plan's options: manifests, series (those fitted on), engine, calibration, budgets. */
     ValidationOptions base;
     std::vector<FitParameter> parameters;
+    DerivedValues derive; //!< empty: none
     FitWeights weights;
     SearchOptions search;
     std::filesystem::path pointsDir; //!< the point pool's folder
@@ -83,8 +93,9 @@ struct TestbedFitRequest
 
 struct TestbedFit
 {
-    nlohmann::json values = nlohmann::json::object(); //!< key -> fitted value
-    nlohmann::json start = nlohmann::json::object();  //!< key -> the value the search began at
+    nlohmann::json values = nlohmann::json::object();  //!< key -> fitted value
+    nlohmann::json derived = nlohmann::json::object(); //!< what the fitted values derive
+    nlohmann::json start = nlohmann::json::object();   //!< key -> the value the search began at
     FitTerms startTerms;
     FitTerms bestTerms;
     SearchResult search;

@@ -123,7 +123,8 @@ TrainingJobHelper::TcpPorts(uint32_t workers) const
 }
 
 Ptr<RingTransport>
-TrainingJobHelper::MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t index) const
+TrainingJobHelper::MakeTransport(Ptr<Node> node, Ipv4Address peer, Ipv4Address previous,
+                                 uint32_t index) const
 {
     Ptr<RingTransport> transport = m_transportFactory.Create<RingTransport>();
     if (Ptr<TcpRingTransport> tcp = DynamicCast<TcpRingTransport>(transport))
@@ -141,16 +142,19 @@ TrainingJobHelper::MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t inde
         rdma->SetAttribute("QueuePair", UintegerValue(index + 1));
         rdma->SetNode(node);
         rdma->SetNextAddress(peer);
+        rdma->SetPreviousAddress(previous);
     }
     else if (Ptr<FlowRingTransport> flow = DynamicCast<FlowRingTransport>(transport))
     {
         UintegerValue connections;
         flow->GetAttribute("Connections", connections);
         flow->SetAttribute("Port", UintegerValue(kTcpListenPortBase + index));
+        flow->SetAttribute("GrantPort", UintegerValue(kGrantPortBase + index));
         flow->SetAttribute("LocalPortBase",
                            UintegerValue(kTcpLocalPortBase + index * connections.Get()));
         flow->SetNode(node);
         flow->SetNextAddress(peer);
+        flow->SetPreviousAddress(previous);
     }
     return transport;
 }
@@ -180,8 +184,10 @@ TrainingJobHelper::InstallTrees(const NodeContainer& nodes,
             NS_ABORT_MSG_IF(index >= kFirstLinkIndex + kMaxLinks,
                             "TrainingJobHelper: more than " << kMaxLinks << " tree links");
             const uint32_t p = static_cast<uint32_t>(trees[t].parent[r]);
-            Ptr<RingTransport> up = MakeTransport(nodes.Get(r), addresses[p], index);
-            Ptr<RingTransport> down = MakeTransport(nodes.Get(p), addresses[r], index);
+            // A tree link's two ends send to each other and receive from each other.
+            Ptr<RingTransport> up = MakeTransport(nodes.Get(r), addresses[p], addresses[p], index);
+            Ptr<RingTransport> down
+                = MakeTransport(nodes.Get(p), addresses[r], addresses[r], index);
             ++index;
             const auto siblings = trees[t].Children(p);
             const size_t position
@@ -216,7 +222,8 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
             std::vector<Ptr<RingTransport>> channels;
             for (uint32_t c = 0; c < m_channels; ++c)
             {
-                channels.push_back(MakeTransport(nodes.Get(rank), addresses[(rank + 1) % n], c));
+                channels.push_back(MakeTransport(nodes.Get(rank), addresses[(rank + 1) % n],
+                                                 addresses[(rank + n - 1) % n], c));
             }
             job.channels.push_back(channels);
         }

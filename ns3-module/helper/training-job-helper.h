@@ -44,6 +44,8 @@ class TrainingJobHelper
     static constexpr uint16_t kTcpListenPortBase = 45000;
     /** Connection k of transport index i binds kTcpLocalPortBase + i x connections + k. */
     static constexpr uint16_t kTcpLocalPortBase = 40000;
+    /** Flow engine: transport index i receives its successor's clear to send here + i. */
+    static constexpr uint16_t kGrantPortBase = 55000;
     /** The first transport index of tree links (ring channels are 0..63). */
     static constexpr uint32_t kFirstLinkIndex = 64;
     /** Tree links at most: their ports stay below the ring's local ports' range. */
@@ -82,7 +84,9 @@ class TrainingJobHelper
 
   private:
     /** A transport of `node` sending to `peer`, with transport index `index`. */
-    Ptr<RingTransport> MakeTransport(Ptr<Node> node, Ipv4Address peer, uint32_t index) const;
+    /** A link's end on `node`: it sends to `peer` and receives from `previous`. */
+    Ptr<RingTransport> MakeTransport(Ptr<Node> node, Ipv4Address peer, Ipv4Address previous,
+                                     uint32_t index) const;
     /** Links of every tree edge; fills each rank's transports and tree links. */
     void InstallTrees(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                       const std::vector<ReductionTree>& trees, TrainingJob& job,

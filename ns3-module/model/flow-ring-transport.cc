@@ -37,6 +37,12 @@ FlowRingTransport::GetTypeId()
               .AddAttribute("Port", "Port at which every rank receives its predecessor's bytes.",
                             UintegerValue(45000), MakeUintegerAccessor(&FlowRingTransport::m_port),
                             MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("GrantPort",
+                            "Port at which every rank receives its successor's clear to send "
+                            "(with clear to send).",
+                            UintegerValue(55000),
+                            MakeUintegerAccessor(&FlowRingTransport::m_grantPort),
+                            MakeUintegerChecker<uint16_t>(1))
               .AddAttribute("Weight",
                             "Share of a congested link relative to a weight-1 flow (a TCP "
                             "connection): the ring link's connections.",
@@ -126,6 +132,10 @@ FlowRingTransport::Start()
     m_host = m_node->GetObject<FluidHost>();
     NS_ABORT_MSG_IF(!m_host, "FlowRingTransport: the node has no FluidHost");
     m_host->Bind(m_port, MakeCallback(&FlowRingTransport::HandleArrival, this));
+    if (WaitsForGrants())
+    {
+        m_host->Bind(m_grantPort, MakeCallback(&FlowRingTransport::HandleGrant, this));
+    }
     if (m_cnpInterval.IsStrictlyPositive())
     {
         NS_ABORT_MSG_IF(m_connections != 0, "FlowRingTransport: DCQCN needs a queue pair");
@@ -159,7 +169,8 @@ FlowRingTransport::Send(uint64_t bytes)
 void
 FlowRingTransport::SendNext()
 {
-    if (!m_started || m_sending || m_outgoing.empty())
+    if (!m_started || m_sending || m_outgoing.empty()
+        || (WaitsForGrants() && m_nextMessage >= m_granted))
     {
         return;
     }
@@ -271,10 +282,15 @@ FlowRingTransport::HandleFlowSent(uint64_t flow)
 void
 FlowRingTransport::Release(uint64_t message)
 {
-    m_bytesSent += m_messages.at(message).bytes;
-    m_messageSentTrace(m_messages.at(message).bytes);
+    const uint64_t bytes = m_messages.at(message).bytes;
+    m_bytesSent += bytes;
+    m_messageSentTrace(bytes);
     m_sending = false;
     SendNext();
+    if (m_connections > 0)
+    {
+        NotifySendComplete(bytes); // written into the sockets
+    }
 }
 
 void
@@ -294,6 +310,13 @@ FlowRingTransport::HandleFlowDone(uint64_t flow)
     message.unsent = 0;
     const FluidHost::Route& route = RouteToNext();
     Simulator::Schedule(route.delay, &FluidHost::Deliver, route.to, m_port, bytes);
+    if (m_connections == 0)
+    {
+        // A queue pair's message is done when its last packet's ACK is back (the way back
+        // taken as long as the way there).
+        Simulator::Schedule(route.delay + route.delay, &FlowRingTransport::NotifySendComplete, this,
+                            bytes);
+    }
     if (!released)
     {
         Release(seq);
@@ -305,7 +328,27 @@ void
 FlowRingTransport::PostReceive(uint64_t bytes)
 {
     m_posted.push_back(bytes);
+    if (WaitsForGrants())
+    {
+        // The CTS goes back along the queue pair's path, behind whatever queues there.
+        NS_ABORT_MSG_IF(m_previous == Ipv4Address(), "FlowRingTransport: no previous rank set");
+        const FluidHost::Route& back = m_host->GetRoute(m_previous);
+        const std::vector<uint32_t>& path
+            = back.paths.empty()
+                  ? back.links
+                  : back.PathOf(m_host->GetAddress(), m_previous, kUdp, kRocePort, kRocePort);
+        const double queued = m_host->GetNetwork()->GetQueueDelay(path);
+        Simulator::Schedule(back.delay + Seconds(queued), &FluidHost::Deliver, back.to, m_grantPort,
+                            uint64_t{ 1 });
+    }
     HandleArrival(0);
+}
+
+void
+FlowRingTransport::HandleGrant(uint64_t grants)
+{
+    m_granted += grants;
+    SendNext();
 }
 
 void

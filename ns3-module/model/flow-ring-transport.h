@@ -10,6 +10,13 @@
  * The notification point is modelled: every CnpInterval the queue pair's receiver returns a CNP
  * with the probability that at least one of the packets sent in it was marked, 1 - (1 - p)^n,
  * p the path's marking probability now (FluidNetwork::SetMarking) and n the packets sent.
+ *
+ * Clear to send (a queue pair, SetClearToSend): a message starts only once the next rank has
+ * posted its receive; each posted receive reaches the previous rank's GrantPort after the route's
+ * propagation and queueing delay, as the packet level's CTS packet would. A message counts as sent
+ * (the send slot frees) when its ACK would be back: its last byte delivered plus as long again for
+ * its ACK (a queue pair), or when it has left the sender (TCP connections: written into the
+ * sockets).
  */
 #ifndef FLUMEN_FLOW_RING_TRANSPORT_H
 #define FLUMEN_FLOW_RING_TRANSPORT_H
@@ -48,6 +55,9 @@ class FlowRingTransport : public RingTransport
         m_route = nullptr;
         m_routeBack = nullptr;
     }
+    /** The rank whose messages this one receives (where the clear-to-send goes). */
+    void SetPreviousAddress(Ipv4Address previous) { m_previous = previous; }
+    void SetClearToSend(bool on) override { m_clearToSend = on; }
 
     void Start() override;
     void Send(uint64_t bytes) override;
@@ -69,6 +79,9 @@ class FlowRingTransport : public RingTransport
     void HandleFlowDone(uint64_t flow);
     void Release(uint64_t message);
     void HandleArrival(uint64_t bytes);
+    void HandleGrant(uint64_t grants);
+    /** Whether messages wait for the next rank's clear to send (a queue pair that asked to). */
+    bool WaitsForGrants() const { return m_clearToSend && m_connections == 0; }
     /** DCQCN: the notification point's interval; samples marks and feeds the reaction point. */
     void CheckMarks();
     void HandleRate(double oldBps, double newBps);
@@ -84,6 +97,7 @@ class FlowRingTransport : public RingTransport
 
     // Attributes
     uint16_t m_port;
+    uint16_t m_grantPort;
     double m_weight;
     double m_wireFactor;
     double m_ackWireFactor; //!< 0: its ACKs not modelled
@@ -114,6 +128,9 @@ class FlowRingTransport : public RingTransport
 
     Ptr<Node> m_node;
     Ipv4Address m_next;
+    Ipv4Address m_previous;
+    bool m_clearToSend = false;
+    uint64_t m_granted = 0; //!< messages the next rank has cleared
     Ptr<FluidHost> m_host;
     mutable const FluidHost::Route* m_route = nullptr;     //!< RouteToNext's (a map's entry)
     mutable const FluidHost::Route* m_routeBack = nullptr; //!< RouteBack's

@@ -21,14 +21,15 @@ NcclAllReduce::GetTypeId()
 
 void
 NcclAllReduce::Setup(const std::vector<Ptr<RingTransport>>& channels, uint32_t rank, uint32_t ranks,
-                     uint64_t sliceBytes)
+                     const RingPacing& pacing)
 {
     NS_ABORT_MSG_IF(channels.empty(), "NcclAllReduce: at least one channel needed");
+    m_pacing = pacing;
     m_rings.clear();
     for (const auto& t : channels)
     {
         Ptr<RingAllReduce> ring = CreateObject<RingAllReduce>();
-        ring->Setup(t, rank, ranks, sliceBytes);
+        ring->Setup(t, rank, ranks, pacing);
         m_rings.push_back(ring);
     }
 }
@@ -38,7 +39,8 @@ NcclAllReduce::Start(uint64_t bytes, Callback<void> done)
 {
     NS_ABORT_MSG_IF(m_pending > 0, "NcclAllReduce: a collective is already running");
     m_done = done;
-    const uint32_t c = static_cast<uint32_t>(m_rings.size());
+    const uint32_t all = static_cast<uint32_t>(m_rings.size());
+    const uint32_t c = m_pacing.flowControl ? m_pacing.slicing.ChannelsFor(bytes, all) : all;
     m_pending = c;
     for (uint32_t i = 0; i < c; ++i)
     {

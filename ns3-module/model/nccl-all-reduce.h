@@ -1,7 +1,9 @@
 /*
  * NCCL's ring all-reduce over several channels: the buffer is split evenly over the
  * channels, each channel runs its own ring (its own transport: TCP sockets or an RDMA queue
- * pair) with slice pipelining, and the collective completes when every channel has.
+ * pair) with slice pipelining, and the collective completes when every channel has. With NCCL's
+ * flow control a small operation uses fewer channels, as NCCL's getAlgoInfo picks them
+ * (NcclSlicing::ChannelsFor).
  */
 #ifndef FLUMEN_NCCL_ALL_REDUCE_H
 #define FLUMEN_NCCL_ALL_REDUCE_H
@@ -24,7 +26,7 @@ class NcclAllReduce : public Object
 
     /** One transport per channel, each to the next rank. */
     void Setup(const std::vector<Ptr<RingTransport>>& channels, uint32_t rank, uint32_t ranks,
-               uint64_t sliceBytes);
+               const RingPacing& pacing);
     /** Starts one all-reduce of `bytes`; `done` runs when this rank holds the result. */
     void Start(uint64_t bytes, Callback<void> done);
     bool IsRunning() const { return m_pending > 0; }
@@ -37,6 +39,7 @@ class NcclAllReduce : public Object
     void ChannelDone();
 
     std::vector<Ptr<RingAllReduce>> m_rings;
+    RingPacing m_pacing;
     uint32_t m_pending = 0;
     Callback<void> m_done;
 };

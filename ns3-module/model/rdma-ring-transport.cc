@@ -5,6 +5,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -80,6 +82,7 @@ RdmaRingTransport::DoDispose()
 {
     m_dueEvent.Cancel();
     m_rtoEvent.Cancel();
+    m_ctsTimer.Cancel();
     if (m_nic)
     {
         m_nic->Unregister(m_qpn);
@@ -122,13 +125,40 @@ RdmaRingTransport::Send(uint64_t bytes)
     m_messages.push_back(m);
     m_psnEnd += m.packets;
     m_bytesQueued += bytes;
+    if (m_messagesQueued++ < m_granted)
+    {
+        m_sendableEnd = m_psnEnd;
+    }
+    else
+    {
+        m_waitingCts.push_back(m_psnEnd);
+    }
+    RequestIfDue();
+}
+
+void
+RdmaRingTransport::HandleCts(uint32_t granted)
+{
+    if (granted <= m_granted)
+    {
+        return; // an old count (a repeat, or overtaken)
+    }
+    m_granted = granted;
+    // Messages queued before their CTS came: the first (granted - already cleared) of them.
+    uint32_t cleared = m_messagesQueued - static_cast<uint32_t>(m_waitingCts.size());
+    while (!m_waitingCts.empty() && cleared < m_granted)
+    {
+        m_sendableEnd = m_waitingCts.front();
+        m_waitingCts.pop_front();
+        ++cleared;
+    }
     RequestIfDue();
 }
 
 void
 RdmaRingTransport::RequestIfDue()
 {
-    if (!m_started || m_requested || m_sndNxt >= m_psnEnd)
+    if (!m_started || m_requested || m_sndNxt >= SendableEnd())
     {
         return;
     }
@@ -177,7 +207,7 @@ void
 RdmaRingTransport::Transmit()
 {
     m_requested = false;
-    if (m_sndNxt >= m_psnEnd)
+    if (m_sndNxt >= SendableEnd())
     {
         return;
     }
@@ -240,9 +270,11 @@ RdmaRingTransport::HandleAck(uint32_t psn)
         return; // old, or acknowledges nothing sent
     }
     m_sndUna = psn + 1;
+    std::vector<uint64_t> acknowledged;
     while (!m_messages.empty()
            && m_messages.front().firstPsn + m_messages.front().packets <= m_sndUna)
     {
+        acknowledged.push_back(m_messages.front().bytes);
         m_messages.pop_front();
     }
     if (m_sndNxt < m_sndUna)
@@ -256,6 +288,11 @@ RdmaRingTransport::HandleAck(uint32_t psn)
     else
     {
         RestartTimer();
+    }
+    // Last: the ring may queue its next messages from inside these.
+    for (uint64_t bytes : acknowledged)
+    {
+        NotifySendComplete(bytes);
     }
 }
 
@@ -294,6 +331,9 @@ RdmaRingTransport::Receive(const RoceHeader& h, uint32_t payload, Ipv4Address fr
         m_cnpTrace();
         m_dcqcn->ReceiveCnp();
         break;
+    case RoceHeader::CTS:
+        HandleCts(h.psn);
+        break;
     }
 }
 
@@ -305,7 +345,8 @@ RdmaRingTransport::SendControl(RoceHeader::Opcode op, uint32_t psn, Ipv4Address 
     h.srcQp = m_qpn;
     h.dstQp = m_qpn;
     h.psn = psn;
-    Ptr<Packet> p = Create<Packet>(0);
+    // A CTS is NCCL's RDMA write of one FIFO entry, struct ncclIbSendFifo: 24 bytes.
+    Ptr<Packet> p = Create<Packet>(op == RoceHeader::CTS ? 24 : 0);
     p->AddHeader(h);
     m_nic->Send(p, to);
 }
@@ -361,8 +402,45 @@ RdmaRingTransport::PostReceive(uint64_t bytes)
 {
     m_postedTotal += bytes;
     m_posted.push_back({ bytes, m_postedTotal });
+    if (m_clearToSend)
+    {
+        ++m_receivesPosted;
+        SendCts();
+    }
     // Bytes may already be here; complete from a fresh event so the caller is not re-entered.
     Simulator::ScheduleNow(&RdmaRingTransport::CompleteReceives, this);
+}
+
+void
+RdmaRingTransport::SendCts()
+{
+    NS_ABORT_MSG_IF(!m_started, "RdmaRingTransport: a receive posted before Start");
+    NS_ABORT_MSG_IF(m_previous == Ipv4Address(), "RdmaRingTransport: no previous rank set");
+    ++m_ctsSent;
+    SendControl(RoceHeader::CTS, m_receivesPosted, m_previous);
+    if (!m_ctsTimer.IsRunning())
+    {
+        m_receivedAtCtsCheck = m_bytesReceived;
+        m_ctsTimer = Simulator::Schedule(m_rto, &RdmaRingTransport::CtsTimeout, this);
+    }
+}
+
+void
+RdmaRingTransport::CtsTimeout()
+{
+    if (m_bytesReceived >= m_postedTotal)
+    {
+        return; // every cleared byte is here: the count reached the sender
+    }
+    if (m_bytesReceived == m_receivedAtCtsCheck)
+    {
+        // Nothing came for a whole timeout: the last CTS may be lost; say the count again.
+        ++m_ctsSent;
+        ++m_ctsRepeated;
+        SendControl(RoceHeader::CTS, m_receivesPosted, m_previous);
+    }
+    m_receivedAtCtsCheck = m_bytesReceived;
+    m_ctsTimer = Simulator::Schedule(m_rto, &RdmaRingTransport::CtsTimeout, this);
 }
 
 void

@@ -43,35 +43,21 @@ RingAllReduce::BytesSentByRank(uint64_t bytes, uint32_t n, uint32_t r)
     return total;
 }
 
-uint32_t
-RingAllReduce::SlicesPerChunk(uint64_t bytes, uint32_t n, uint64_t sliceBytes)
-{
-    uint64_t largest = ChunkBytes(bytes, n, 0);
-    if (sliceBytes == 0 || largest <= sliceBytes)
-    {
-        return 1;
-    }
-    return static_cast<uint32_t>((largest + sliceBytes - 1) / sliceBytes);
-}
-
 void
 RingAllReduce::Setup(Ptr<RingTransport> transport, uint32_t rank, uint32_t ranks,
-                     uint64_t sliceBytes)
+                     const RingPacing& pacing)
 {
     NS_ABORT_MSG_IF(ranks < 2, "RingAllReduce needs at least 2 ranks");
     NS_ABORT_MSG_IF(rank >= ranks, "RingAllReduce: rank out of range");
     m_transport = transport;
     m_rank = rank;
     m_ranks = ranks;
-    m_sliceBytes = sliceBytes;
+    m_pacing = pacing;
+    m_slots = pacing.flowControl ? pacing.slicing.SlotsInSlices() : 0;
+    NS_ABORT_MSG_IF(pacing.flowControl && m_slots == 0, "RingAllReduce: no FIFO slots");
+    m_transport->SetClearToSend(pacing.flowControl);
     m_transport->SetReceiveCallback(MakeCallback(&RingAllReduce::HandleReceived, this));
-}
-
-uint64_t
-RingAllReduce::SliceBytesOf(uint32_t step, uint32_t sender, uint32_t slice) const
-{
-    uint64_t chunk = ChunkBytes(m_bytes, m_ranks, ChunkSentInStep(m_ranks, sender, step));
-    return ChunkBytes(chunk, m_slices, slice);
+    m_transport->SetSendCompleteCallback(MakeCallback(&RingAllReduce::HandleSent, this));
 }
 
 void
@@ -79,49 +65,98 @@ RingAllReduce::Start(uint64_t bytes, Callback<void> done)
 {
     NS_LOG_FUNCTION(this << m_rank << bytes);
     NS_ABORT_MSG_IF(m_running, "RingAllReduce: all-reduce already running");
-    m_running = true;
-    m_bytes = bytes;
-    m_received = 0;
+    m_ops = m_pacing.flowControl
+                ? RingSchedule::Nccl(bytes, m_ranks, m_rank, m_pacing.slicing)
+                : RingSchedule::Pipelined(bytes, m_ranks, m_rank, m_pacing.sliceBytes);
+    m_next = 0;
+    m_nextReceive = 0;
+    m_posted = m_arrived = m_consumed = 0;
     m_done = done;
-    m_slices = SlicesPerChunk(bytes, m_ranks, m_sliceBytes);
-    const uint32_t steps = 2 * (m_ranks - 1);
-    const uint32_t previous = (m_rank + m_ranks - 1) % m_ranks;
-    // Receives are posted for every slice up front (NCCL posts them as the step comes; the
-    // order is the same and bytes that arrive early are kept, so the timing is unchanged).
-    for (uint32_t s = 0; s < steps; ++s)
+    m_running = true;
+    if (m_ops.empty())
     {
-        for (uint32_t j = 0; j < m_slices; ++j)
+        // Nothing to move (an empty buffer): done, from a fresh event as a transfer would be.
+        Simulator::ScheduleNow(&RingAllReduce::Advance, this);
+        return;
+    }
+    PostReceives();
+    Advance();
+}
+
+void
+RingAllReduce::PostReceives()
+{
+    while (m_nextReceive < m_ops.size() && (m_slots == 0 || m_posted - m_consumed < m_slots))
+    {
+        const RingOp& op = m_ops[m_nextReceive++];
+        if (op.receive > 0)
         {
-            m_transport->PostReceive(SliceBytesOf(s, previous, j));
+            ++m_posted;
+            m_transport->PostReceive(op.receive);
         }
     }
-    for (uint32_t j = 0; j < m_slices; ++j)
+}
+
+void
+RingAllReduce::Advance()
+{
+    if (m_advancing || !m_running)
     {
-        m_transport->Send(SliceBytesOf(0, m_rank, j));
+        return; // a transport's callback from inside Send or PostReceive: the loop goes on
+    }
+    m_advancing = true;
+    while (m_next < m_ops.size())
+    {
+        const RingOp& op = m_ops[m_next];
+        if (op.receive > 0 && m_arrived == m_consumed)
+        {
+            break; // its slice is not here yet
+        }
+        if (op.send > 0 && m_slots > 0 && m_sendInUse >= m_slots)
+        {
+            break; // the send FIFO is full
+        }
+        ++m_next;
+        if (op.receive > 0)
+        {
+            ++m_consumed;
+            PostReceives(); // the slot is free again: NCCL re-posts it
+        }
+        if (op.send > 0)
+        {
+            ++m_sendInUse;
+            m_transport->Send(op.send);
+        }
+    }
+    m_advancing = false;
+    if (m_next == m_ops.size())
+    {
+        m_running = false;
+        m_ops.clear();
+        Callback<void> done = m_done;
+        m_done = MakeNullCallback<void>();
+        done();
     }
 }
 
 void
 RingAllReduce::HandleReceived(uint64_t bytes)
 {
-    NS_ABORT_MSG_IF(!m_running, "RingAllReduce: data from the previous rank while idle");
-    const uint32_t steps = 2 * (m_ranks - 1);
-    // The predecessor's stream is step-major: all slices of step s before any of step s+1.
-    uint32_t index = m_received++;
-    uint32_t step = index / m_slices;
-    uint32_t slice = index % m_slices;
-    NS_LOG_LOGIC("rank " << m_rank << " received step " << step << " slice " << slice);
-    if (step + 1 < steps)
+    NS_ABORT_MSG_IF(!m_running || m_arrived >= m_posted,
+                    "RingAllReduce: data from the previous rank that no receive was posted for");
+    NS_LOG_LOGIC("rank " << m_rank << " received " << bytes << " bytes, receive " << m_arrived);
+    ++m_arrived;
+    Advance();
+}
+
+void
+RingAllReduce::HandleSent(uint64_t bytes)
+{
+    if (m_sendInUse > 0)
     {
-        m_transport->Send(SliceBytesOf(step + 1, m_rank, slice));
+        --m_sendInUse;
     }
-    if (m_received == steps * m_slices)
-    {
-        m_running = false;
-        Callback<void> done = m_done;
-        m_done = MakeNullCallback<void>();
-        done();
-    }
+    Advance();
 }
 
 void

@@ -1,17 +1,27 @@
 /*
- * Ring all-reduce (reduce-scatter then all-gather) of one buffer over a RingTransport.
- * With N ranks the buffer is cut into N chunks; in step s (0 .. 2N-3) rank r sends chunk
- * (r - s) mod N and receives chunk (r - s - 1) mod N. A rank sends step s+1 only once it has
- * received step s from its predecessor: the dependency that makes the whole ring as slow as
- * its most congested link.
+ * Ring all-reduce (reduce-scatter then all-gather) of one buffer over a RingTransport: one rank's
+ * side of one NCCL channel. It runs the rank's RingSchedule in order, as NCCL's GPU threads run
+ * their primitives: an operation that receives waits for that slice to arrive from the previous
+ * rank; one that sends waits for a free slot in the connection's send FIFO. A rank therefore
+ * sends a slice of step s+1 only once it has received it in step s: the dependency that makes
+ * the whole ring as slow as its most congested link.
  *
- * NCCL pipelines each step in slices: every chunk is cut into the same number of slices
- * (SliceBytes at most), and slice j of step s+1 goes out as soon as slice j of step s has
- * arrived. Receive buffers are unbounded here (NCCL bounds them to NCCL_STEPS slots).
+ * NCCL's flow control (FlowControl, the default): each connection holds SlotsInSlices slices at
+ * each end (NCCL_STEPS slots, SliceSteps slots a slice).
+ * - Receive side: a receive is posted for a slot only once the GPU has consumed the slot's
+ *   previous slice (src/transport/net.cc, recvProxy; the head the GPU posts in primitives.h).
+ *   Over RoCE the posted receive is the sender's clear to send (src/transport/net_ib.cc,
+ *   ncclIbPostFifo): RdmaRingTransport and FlowRingTransport send no slice before it.
+ * - Send side: a slice occupies a send slot from the GPU's write until the transport reports it
+ *   sent (RDMA: acknowledged; sockets: written into the socket; net.cc, sendProxy).
+ * Without flow control: every receive is posted at the start, sends never wait for a slot, and
+ * each step moves a whole chunk in slices of at most SliceBytes (the model before NCCL's flow
+ * control, kept for comparison).
  */
 #ifndef FLUMEN_RING_ALLREDUCE_H
 #define FLUMEN_RING_ALLREDUCE_H
 
+#include "ring-schedule.h"
 #include "ring-transport.h"
 
 #include "ns3/callback.h"
@@ -19,9 +29,18 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
+
+/** How a ring paces itself: NCCL's slicing and flow control, or the plain pipeline. */
+struct RingPacing
+{
+    bool flowControl = true;
+    NcclSlicing slicing;             //!< with flow control
+    uint64_t sliceBytes = 512 << 10; //!< without: each step in slices of at most this (0: whole)
+};
 
 class RingAllReduce : public Object
 {
@@ -31,37 +50,48 @@ class RingAllReduce : public Object
     /** Size of chunk c when `bytes` are split over n ranks (the first bytes%n chunks get one more).
      */
     static uint64_t ChunkBytes(uint64_t bytes, uint32_t n, uint32_t c);
-    /** Bytes rank r sends in one all-reduce of `bytes` over n ranks: 2(n-1)/n x bytes, exactly. */
+    /** Bytes rank r sends in one all-reduce of `bytes` over n ranks without loops: 2(n-1)/n x
+     * bytes (NCCL's loops give each rank the same to within a chunk's alignment). */
     static uint64_t BytesSentByRank(uint64_t bytes, uint32_t n, uint32_t r);
     /** Chunk index rank r sends in step s. */
     static uint32_t ChunkSentInStep(uint32_t n, uint32_t r, uint32_t s);
 
-    /** Slices each chunk is cut into: ceil(largest chunk / sliceBytes); 1 when sliceBytes is 0. */
-    static uint32_t SlicesPerChunk(uint64_t bytes, uint32_t n, uint64_t sliceBytes);
-
-    /** sliceBytes = 0: every step is one message (no pipelining). */
     void Setup(Ptr<RingTransport> transport, uint32_t rank, uint32_t ranks,
-               uint64_t sliceBytes = 0);
+               const RingPacing& pacing);
     /** Starts one all-reduce; `done` runs when this rank holds the fully reduced buffer. */
     void Start(uint64_t bytes, Callback<void> done);
     bool IsRunning() const { return m_running; }
+    /** Slices handed to the transport and not yet reported sent (at most the slots). */
+    uint32_t GetSendSlotsInUse() const { return m_sendInUse; }
+    /** Receives posted whose slice the GPU has not consumed yet (at most the slots). */
+    uint32_t GetReceivesOutstanding() const { return m_posted - m_consumed; }
 
   protected:
     void DoDispose() override;
 
   private:
     void HandleReceived(uint64_t bytes);
+    void HandleSent(uint64_t bytes);
+    /** Runs operations in order while their slices are here and their send slots free. */
+    void Advance();
+    /** Posts receives up to the slots (all of them without flow control). */
+    void PostReceives();
 
     Ptr<RingTransport> m_transport;
     uint32_t m_rank = 0;
     uint32_t m_ranks = 1;
-    uint64_t SliceBytesOf(uint32_t step, uint32_t sender, uint32_t slice) const;
+    RingPacing m_pacing;
+    uint32_t m_slots = 0; //!< per end of the connection, in slices; 0: unbounded
 
-    uint64_t m_sliceBytes = 0;
-    uint64_t m_bytes = 0;
-    uint32_t m_slices = 1;   //!< slices per chunk in the current all-reduce
-    uint32_t m_received = 0; //!< slices received in the current all-reduce
+    std::vector<RingOp> m_ops; //!< the current all-reduce's
+    size_t m_next = 0;         //!< next operation to run
+    size_t m_nextReceive = 0;  //!< next operation whose receive is to be posted
+    uint32_t m_posted = 0;     //!< receives posted in this all-reduce
+    uint32_t m_arrived = 0;    //!< of them, complete
+    uint32_t m_consumed = 0;   //!< of them, consumed by an operation
+    uint32_t m_sendInUse = 0;  //!< across all-reduces: a slice's slot frees when it is sent
     bool m_running = false;
+    bool m_advancing = false;
     Callback<void> m_done;
 };
 

@@ -16,6 +16,7 @@ void
 RingTransport::DoDispose()
 {
     m_receiveCallback = MakeNullCallback<void, uint64_t>();
+    m_sendCompleteCallback = MakeNullCallback<void, uint64_t>();
     Object::DoDispose();
 }
 
@@ -25,6 +26,15 @@ RingTransport::NotifyReceiveComplete(uint64_t bytes)
     if (!m_receiveCallback.IsNull())
     {
         m_receiveCallback(bytes);
+    }
+}
+
+void
+RingTransport::NotifySendComplete(uint64_t bytes)
+{
+    if (!m_sendCompleteCallback.IsNull())
+    {
+        m_sendCompleteCallback(bytes);
     }
 }
 

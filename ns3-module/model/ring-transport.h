@@ -1,7 +1,12 @@
 /*
  * What the ring collective needs from a transport: an ordered message stream to the next
  * rank and posted receives from the previous rank, as NCCL's send/recv primitives give it.
- * TCP (NCCL's socket transport) and, later, RDMA implement it.
+ * TCP (NCCL's socket transport), RDMA and the flow-level engine implement it.
+ *
+ * With clear to send (SetClearToSend), a posted receive is also the receiver's grant: the sender
+ * puts a message on the wire only once the receive for it is posted (NCCL over InfiniBand/RoCE,
+ * src/transport/net_ib.cc: the receiver's ncclIbIrecv writes the sender's FIFO entry, which
+ * ncclIbIsend waits for). The socket transport has no such grant; TCP's window stands in.
  */
 #ifndef FLUMEN_RING_TRANSPORT_H
 #define FLUMEN_RING_TRANSPORT_H
@@ -34,6 +39,14 @@ class RingTransport : public Object
     virtual void PostReceive(uint64_t bytes) = 0;
 
     void SetReceiveCallback(Callback<void, uint64_t> cb) { m_receiveCallback = cb; }
+    /**
+     * Fires once per message, in order, when the transport is done with the sender's copy of it
+     * (NCCL frees the send slot: RDMA, the message is acknowledged; sockets, it is written into
+     * them; the flow engine, likewise by transport).
+     */
+    void SetSendCompleteCallback(Callback<void, uint64_t> cb) { m_sendCompleteCallback = cb; }
+    /** Whether messages wait for the receiver's posted receive (ignored where there is none). */
+    virtual void SetClearToSend(bool on) {}
 
     /** Payload bytes handed to the network so far (no headers, no retransmissions). */
     virtual uint64_t GetBytesSent() const = 0;
@@ -45,9 +58,11 @@ class RingTransport : public Object
   protected:
     void DoDispose() override;
     void NotifyReceiveComplete(uint64_t bytes);
+    void NotifySendComplete(uint64_t bytes);
 
   private:
     Callback<void, uint64_t> m_receiveCallback;
+    Callback<void, uint64_t> m_sendCompleteCallback;
 };
 
 } // namespace ns3

@@ -58,9 +58,9 @@ RoceHeader::Deserialize(Buffer::Iterator start)
 void
 RoceHeader::Print(std::ostream& os) const
 {
-    static const char* names[] = { "DATA", "ACK", "NAK", "CNP" };
-    os << names[opcode & 3] << " qp " << srcQp << "->" << dstQp << " psn " << psn
-       << (lastOfMessage ? " last" : "");
+    static const char* names[] = { "DATA", "ACK", "NAK", "CNP", "CTS" };
+    os << (opcode <= CTS ? names[opcode] : "?") << " qp " << srcQp << "->" << dstQp << " psn "
+       << psn << (lastOfMessage ? " last" : "");
 }
 
 bool

@@ -32,6 +32,7 @@ class RoceHeader : public Header
         ACK = 1,  //!< cumulative: every PSN up to and including Psn arrived
         NAK = 2,  //!< sequence error: the receiver expects Psn (go back to it)
         CNP = 3,  //!< congestion notification: an ECN-marked packet reached the receiver
+        CTS = 4,  //!< clear to send: the receiver has posted Psn receives in all (cumulative)
     };
 
     static TypeId GetTypeId();

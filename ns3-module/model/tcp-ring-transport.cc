@@ -118,6 +118,8 @@ TcpRingTransport::Start()
     m_started = true;
     m_rxPerStripe.assign(m_sockets, 0);
     m_postedPerStripe.assign(m_sockets, 0);
+    m_queuedPerStripe.assign(m_sockets, 0);
+    m_writtenPerStripe.assign(m_sockets, 0);
     m_accepted.assign(m_sockets, nullptr);
 
     m_listener = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
@@ -150,12 +152,38 @@ void
 TcpRingTransport::Send(uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
+    PostedReceive message;
+    message.bytes = bytes;
+    message.cumulativeTarget.resize(m_sockets);
     for (uint32_t k = 0; k < m_sockets; ++k)
     {
-        m_out[k].pending += StripeBytes(bytes, m_sockets, k);
+        const uint64_t stripe = StripeBytes(bytes, m_sockets, k);
+        m_out[k].pending += stripe;
+        m_queuedPerStripe[k] += stripe;
+        message.cumulativeTarget[k] = m_queuedPerStripe[k];
     }
+    m_unwritten.push_back(std::move(message));
     m_messageSentTrace(bytes);
     Pump();
+}
+
+void
+TcpRingTransport::CompleteSends()
+{
+    while (!m_unwritten.empty())
+    {
+        const PostedReceive& front = m_unwritten.front();
+        for (uint32_t k = 0; k < m_sockets; ++k)
+        {
+            if (m_writtenPerStripe[k] < front.cumulativeTarget[k])
+            {
+                return;
+            }
+        }
+        const uint64_t bytes = front.bytes;
+        m_unwritten.pop_front();
+        NotifySendComplete(bytes); // may queue the next message (and come back here)
+    }
 }
 
 void
@@ -187,6 +215,13 @@ TcpRingTransport::SchedulePump(Time at)
 
 void
 TcpRingTransport::Pump()
+{
+    WriteAll();
+    CompleteSends();
+}
+
+void
+TcpRingTransport::WriteAll()
 {
     const bool ceiling = m_hostCeiling.GetBitRate() > 0;
     const uint32_t n = static_cast<uint32_t>(m_out.size());
@@ -243,6 +278,7 @@ TcpRingTransport::WriteSome(Outgoing& o, bool ceiling)
     }
     o.pending -= sent;
     m_bytesSent += sent;
+    m_writtenPerStripe[&o - m_out.data()] += sent;
     if (ceiling)
     {
         m_ceilingFreeAt = std::max(m_ceilingFreeAt, Simulator::Now())

@@ -2,6 +2,11 @@
  * NCCL's socket transport as a ring link: K TCP connections from this rank to the next,
  * each message striped across them, and an optional host-side throughput ceiling (NCCL's
  * socket path copies through the CPU; on the testbed it tops out near 10 Gbps).
+ *
+ * A message counts as sent (NCCL frees its send slot) once all its stripes are written into the
+ * sockets: ncclSocketTest completes a request when its bytes are handed to the kernel. NCCL's
+ * socket transport has no clear to send; the socket buffers and TCP's window bound what is in
+ * flight.
  */
 #ifndef FLUMEN_TCP_RING_TRANSPORT_H
 #define FLUMEN_TCP_RING_TRANSPORT_H
@@ -57,7 +62,9 @@ class TcpRingTransport : public RingTransport
         std::vector<uint64_t> cumulativeTarget; //!< per stripe, cumulative through this message
     };
 
+    /** Writes what the sockets take, then reports the messages all written. */
     void Pump();
+    void WriteAll();
     void SchedulePump(Time at);
     //! One write into `o` (paced by the ceiling when `ceiling`); false if it took nothing.
     bool WriteSome(Outgoing& o, bool ceiling);
@@ -68,6 +75,8 @@ class TcpRingTransport : public RingTransport
     void HandleAccept(Ptr<Socket> socket, const Address& from);
     void HandleRead(Ptr<Socket> socket);
     void CompleteReceives();
+    /** Reports the messages whose stripes are all written (in order). */
+    void CompleteSends();
 
     // Attributes
     uint16_t m_listenPort;
@@ -88,6 +97,9 @@ class TcpRingTransport : public RingTransport
     std::vector<uint64_t> m_rxPerStripe;
     std::vector<uint64_t> m_postedPerStripe;
     std::deque<PostedReceive> m_posted;
+    std::vector<uint64_t> m_queuedPerStripe;  //!< bytes ever queued per stripe
+    std::vector<uint64_t> m_writtenPerStripe; //!< of them, written into the socket
+    std::deque<PostedReceive> m_unwritten;    //!< messages not all written (their targets)
 
     Time m_ceilingFreeAt; //!< when the ceiling lets the next byte go
     EventId m_pumpEvent;

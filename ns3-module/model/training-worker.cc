@@ -1,6 +1,7 @@
 #include "training-worker.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -46,11 +47,49 @@ TrainingWorker::GetTypeId()
                             DoubleValue(0.0), MakeDoubleAccessor(&TrainingWorker::m_jitterCv),
                             MakeDoubleChecker<double>(0.0, 0.3))
               .AddAttribute("SliceBytes",
-                            "NCCL slice: each ring step is pipelined in pieces of at most this "
-                            "many bytes (0 = whole steps).",
+                            "Slice of the collectives without NCCL's flow control (a ring with "
+                            "NcclFlowControl false, and the reduction trees): each step is "
+                            "pipelined in pieces of at most this many bytes (0 = whole steps).",
                             UintegerValue(512 * 1024),
                             MakeUintegerAccessor(&TrainingWorker::m_sliceBytes),
                             MakeUintegerChecker<uint64_t>())
+              .AddAttribute("NcclFlowControl",
+                            "The ring moves NCCL 2.7.8's loops, chunks and slices through "
+                            "FIFOs of NcclSteps slots at each end of a connection (posted "
+                            "receives as clear to send over RoCE); false: unbounded, every "
+                            "step a whole chunk in slices of SliceBytes.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&TrainingWorker::m_ncclFlowControl),
+                            MakeBooleanChecker())
+              .AddAttribute(
+                  "NcclBufferBytes",
+                  "NCCL's buffer per connection and channel, NcclSteps slots (NCCL_BUFFSIZE; "
+                  "2.7.8: 4 MiB, src/init.cc).",
+                  UintegerValue(NcclSlicing().bufferBytes),
+                  MakeUintegerAccessor(&TrainingWorker::m_ncclBufferBytes),
+                  MakeUintegerChecker<uint64_t>(4096))
+              .AddAttribute("NcclSteps", "FIFO slots of a connection (NCCL_STEPS, devcomm.h: 8).",
+                            UintegerValue(NcclSlicing().steps),
+                            MakeUintegerAccessor(&TrainingWorker::m_ncclSteps),
+                            MakeUintegerChecker<uint32_t>(1, 1024))
+              .AddAttribute("NcclChunkSteps",
+                            "Slots of a ring chunk (ALLREDUCE_CHUNKSTEPS, collectives.h: 4).",
+                            UintegerValue(NcclSlicing().chunkSteps),
+                            MakeUintegerAccessor(&TrainingWorker::m_ncclChunkSteps),
+                            MakeUintegerChecker<uint32_t>(1, 1024))
+              .AddAttribute(
+                  "NcclThreads",
+                  "GPU threads of NCCL's ring kernel: its chunks are multiples of 8 bytes "
+                  "each, and operations under 64 bytes each use fewer channels (2.7.8: "
+                  "256 for a NIC of at most 12 GB/s, tuning.cc).",
+                  UintegerValue(NcclSlicing().threads),
+                  MakeUintegerAccessor(&TrainingWorker::m_ncclThreads),
+                  MakeUintegerChecker<uint32_t>(32, 1024))
+              .AddAttribute("NcclSliceSteps",
+                            "Slots of a ring slice (ALLREDUCE_SLICESTEPS, collectives.h: 2).",
+                            UintegerValue(NcclSlicing().sliceSteps),
+                            MakeUintegerAccessor(&TrainingWorker::m_ncclSliceSteps),
+                            MakeUintegerChecker<uint32_t>(1, 1024))
               .AddTraceSource("IterationStart", "An iteration began (rank, iteration, time).",
                               MakeTraceSourceAccessor(&TrainingWorker::m_iterationStartTrace),
                               "ns3::TrainingWorker::IterationTracedCallback")
@@ -115,7 +154,21 @@ TrainingWorker::StartApplication()
     m_running = true;
     if (m_trees.empty())
     {
-        m_allReduce->Setup(m_channels, m_rank, m_ranks, m_sliceBytes);
+        RingPacing pacing;
+        pacing.flowControl = m_ncclFlowControl;
+        pacing.slicing.bufferBytes = m_ncclBufferBytes;
+        pacing.slicing.steps = m_ncclSteps;
+        pacing.slicing.chunkSteps = m_ncclChunkSteps;
+        pacing.slicing.sliceSteps = m_ncclSliceSteps;
+        pacing.slicing.threads = m_ncclThreads;
+        pacing.sliceBytes = m_sliceBytes;
+        NS_ABORT_MSG_IF(m_ncclFlowControl
+                            && (m_ncclSliceSteps > m_ncclChunkSteps
+                                || m_ncclChunkSteps % m_ncclSliceSteps != 0
+                                || m_ncclChunkSteps > m_ncclSteps),
+                        "TrainingWorker: NCCL slice steps must divide chunk steps, which must "
+                        "not exceed the steps");
+        m_allReduce->Setup(m_channels, m_rank, m_ranks, pacing);
     }
     else
     {

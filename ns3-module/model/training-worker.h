@@ -112,6 +112,12 @@ class TrainingWorker : public Application
     Time m_stepTime;
     double m_jitterCv;
     uint64_t m_sliceBytes;
+    bool m_ncclFlowControl;
+    uint64_t m_ncclBufferBytes;
+    uint32_t m_ncclSteps;
+    uint32_t m_ncclChunkSteps;
+    uint32_t m_ncclSliceSteps;
+    uint32_t m_ncclThreads;
 
     std::vector<Ptr<RingTransport>> m_channels;
     Ptr<HorovodCoordinator> m_coordinator;

@@ -194,3 +194,43 @@ TEST_F(FlowRing, DcqcnCutsAQueuePairWhosePathMarksAndLeavesItAtLineRateWhereNoth
     EXPECT_EQ(again.cnps, marked.cnps);
     EXPECT_EQ(again.seconds, marked.seconds);
 }
+
+TEST_F(FlowRing, AQueuePairWithClearToSendSendsOnlyWhatTheReceiverHasPosted)
+{
+    // 1 byte per ns, 3 us each way. The receiver posts one receive at 0 and the next at 20 us:
+    // the first message leaves at once (its CTS takes 3 us to come back: it arrives at
+    // 3 + 1 + 3 us); the second leaves only when the second CTS is back, 23 us, and arrives
+    // 1 us + 3 us later. A message counts as sent when its ACK would be back: delivered + 3 us.
+    Pair p(8e9);
+    FluidHost::Route back;
+    back.to = p.nodes[0]->GetObject<FluidHost>();
+    back.links = { p.net->AddLink(8e9) };
+    back.delay = MicroSeconds(3);
+    p.nodes[1]->GetObject<FluidHost>()->AddRoute(Ipv4Address(0x0a000001), back);
+    for (auto t : { p.tx, p.rx })
+    {
+        t->SetAttribute("Connections", UintegerValue(0)); // a queue pair
+        t->SetClearToSend(true);
+    }
+    p.rx->SetPreviousAddress(Ipv4Address(0x0a000001));
+    struct Sent
+    {
+        std::vector<int64_t> at;
+        void Done(uint64_t) { at.push_back(Simulator::Now().GetNanoSeconds()); }
+    } completions;
+    p.tx->SetSendCompleteCallback(MakeCallback(&Sent::Done, &completions));
+    const std::vector<int64_t>& sent = completions.at;
+    p.tx->Start();
+    p.rx->Start();
+    p.tx->Send(1000);
+    p.tx->Send(1000);
+    p.rx->PostReceive(1000);
+    Simulator::Schedule(MicroSeconds(20), [&] { p.rx->PostReceive(1000); });
+    Simulator::Run();
+    ASSERT_EQ(p.received.size(), 2u);
+    EXPECT_EQ(p.received[0].second, 3000 + 1000 + 3000);
+    EXPECT_EQ(p.received[1].second, 23000 + 1000 + 3000);
+    ASSERT_EQ(sent.size(), 2u);
+    EXPECT_EQ(sent[0], 4000 + 3000 + 3000); // its last byte left at 4 us
+    EXPECT_EQ(sent[1], 24000 + 3000 + 3000);
+}

@@ -184,11 +184,15 @@ AllReduceSeconds(uint64_t bytes, uint64_t sliceBytes, uint32_t channels)
                 = CreateObjectWithAttributes<RdmaRingTransport>("QueuePair", UintegerValue(c + 1));
             q->SetNode(t.hosts.Get(r));
             q->SetNextAddress(t.hostAddresses[(r + 1) % 4]);
+            q->SetPreviousAddress(t.hostAddresses[(r + 3) % 4]);
             q->Start();
             ch.push_back(q);
         }
         Ptr<NcclAllReduce> a = CreateObject<NcclAllReduce>();
-        a->Setup(ch, r, 4, sliceBytes);
+        RingPacing pipelined; // the slices of this test, without NCCL's loops and FIFOs
+        pipelined.flowControl = false;
+        pipelined.sliceBytes = sliceBytes;
+        a->Setup(ch, r, 4, pipelined);
         ranks.push_back(a);
     }
     for (auto& a : ranks)

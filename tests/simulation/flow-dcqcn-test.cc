@@ -55,8 +55,8 @@ PacketRun(const std::string& runs, const std::string& model, const std::string& 
 RingRun
 RunFlow(const std::string& packet, const std::string& out)
 {
-    auto r = test::RunFlumen(packet + "/scenario.json --quiet --set simulation.engine=flow --out "
-                             + out);
+    auto r = test::RunFlumen(packet + "/scenario.json" + test::kRingBeforeFlowControl
+                             + " --quiet --set simulation.engine=flow --out " + out);
     EXPECT_EQ(r.exitCode, 0) << r.output;
     return ReadRun(out);
 }
@@ -77,7 +77,8 @@ TEST(FlowDcqcn, TheRingWhereTheSwitchMarksSlowsAsAtPacketLevelWhereMaxMinLeftItA
         for (int dcqcn = 0; dcqcn < 2; ++dcqcn)
         {
             const std::string out = dir.Path() + "/" + model + std::to_string(dcqcn);
-            auto r = test::RunFlumen(packet + "/scenario.json --quiet --set simulation.engine=flow"
+            auto r = test::RunFlumen(packet + "/scenario.json" + test::kRingBeforeFlowControl
+                                     + " --quiet --set simulation.engine=flow"
                                      + " --set simulation.flow_queues=" + (dcqcn ? "true" : "false")
                                      + " --out " + out);
             ASSERT_EQ(r.exitCode, 0) << r.output;

@@ -65,8 +65,8 @@ TEST(FlowDrops, AFullSwitchBufferDropsAndTheRingKeepsItsPaceAsAtPacketLevel)
         ASSERT_FALSE(packet.empty()) << "no shipped packet run at " << load << " Gbps";
         const json ref = Summary(packet);
         const std::string out = dir.Path() + "/flow" + load;
-        auto r = flumen::test::RunFlumen(
-            packet + "/scenario.json --set simulation.engine=flow --out " + out);
+        auto r = flumen::test::RunFlumen(packet + "/scenario.json --set simulation.engine=flow"
+                                         + flumen::test::kRingBeforeFlowControl + " --out " + out);
         ASSERT_EQ(r.exitCode, 0) << r.output;
         const json flow = Summary(out);
         const json& port = flow["bottleneck"];
@@ -104,8 +104,8 @@ TEST(FlowDrops, BesideWebSearchEveryRunThatDepartsSaysItIsOutOfItsDomain)
     {
         const json ref = Summary(packet);
         const std::string out = dir.Path() + "/flow" + point.first + "-" + point.second;
-        auto r = flumen::test::RunFlumen(
-            packet + "/scenario.json --set simulation.engine=flow --out " + out);
+        auto r = flumen::test::RunFlumen(packet + "/scenario.json --set simulation.engine=flow"
+                                         + flumen::test::kRingBeforeFlowControl + " --out " + out);
         ASSERT_EQ(r.exitCode, 0) << r.output;
         const json flow = Summary(out);
         const double ringDiff = flow["iteration_time_s"]["mean"].get<double>()

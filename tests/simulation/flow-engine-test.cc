@@ -130,13 +130,15 @@ TEST(FlowEngine, WebSearchFlowsGetCompletionTimesAndTheOfferedLoad)
 
 TEST(FlowEngine, WholeRingStepsGiveTheSlicedStepsIterationTimesAtFewerEvents)
 {
-    // The evidence for simulation.flow_whole_steps: between flow events the rates are
-    // constant, so NCCL's slices change when a step ends by no more than rounding. (Not with
+    // The evidence for simulation.flow_whole_steps (the ring without NCCL's flow control, whose
+    // steps are whole chunks): between flow events the rates are constant, so the slices
+    // change when a step ends by no more than rounding. (Not with
     // standing queues, whose rates change in time: RoCE keeps its slices there.)
     test::TempDir dir;
     const std::string scenario = dir.Write("vgg.json", R"({
       "topology": {"configuration": "A", "switch_queue": {"discipline": "fifo"}},
-      "job": {"model": "vgg16", "transport": "rdma", "iterations": 4, "warmup_iterations": 1},
+      "job": {"model": "vgg16", "transport": "rdma", "iterations": 4, "warmup_iterations": 1,
+              "nccl": {"flow_control": false}},
       "cross_traffic": {"type": "iperf", "load_gbps": 15},
       "simulation": {"engine": "flow", "flow_queues": false}})");
     json runs[2];

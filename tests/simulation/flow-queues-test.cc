@@ -70,7 +70,8 @@ TEST(FlowQueues, RoceBesideWebSearchAgreesWithThePacketLevelWhereMaxMinDidNot)
         for (int queues = 0; queues < 2; ++queues)
         {
             const std::string out = dir.Path() + "/" + point + std::to_string(queues);
-            auto r = test::RunFlumen(packet + "/scenario.json --quiet --set simulation.engine=flow"
+            auto r = test::RunFlumen(packet + "/scenario.json" + test::kRingBeforeFlowControl
+                                     + " --quiet --set simulation.engine=flow"
                                      + " --set simulation.flow_queues="
                                      + (queues ? "true" : "false") + " --out " + out);
             ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -112,10 +113,11 @@ TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops
     {
         const std::string out = dir.Path() + (queues ? "/queues" : "/max-min");
         // link.csv at the NIC: its buffer's occupancy in the queue columns.
-        auto r = test::RunFlumen(packet + "/scenario.json --set simulation.engine=flow"
-                                 + " --set simulation.flow_queues=" + (queues ? "true" : "false")
-                                 + " --set outputs.link_bin_us=1000"
-                                 + " --set 'outputs.link_port=S2 NIC egress' --out " + out);
+        auto r
+            = test::RunFlumen(packet + "/scenario.json" + test::kRingBeforeFlowControl
+                              + " --set simulation.engine=flow" + " --set simulation.flow_queues="
+                              + (queues ? "true" : "false") + " --set outputs.link_bin_us=1000"
+                              + " --set 'outputs.link_port=S2 NIC egress' --out " + out);
         ASSERT_EQ(r.exitCode, 0) << r.output;
         const json s = json::parse(test::ReadFile(out + "/summary.json"));
         const json nic = port(s, "S2 NIC egress");

@@ -36,6 +36,11 @@ struct CommandResult
 
 /** Runs a shell command line, stdout and stderr together. */
 CommandResult RunCommand(const std::string& commandLine);
+/**
+ * The --set that re-runs a shipped packet run made before NCCL's flow control (simulation model
+ * "2026-11-23 delayed-ACK 40 ms") with the ring it ran: the engines are compared on one model.
+ */
+inline const std::string kRingBeforeFlowControl = " --set job.nccl.flow_control=false";
 /** Runs flumen-run with these arguments (shell-quoted by the caller where needed). */
 CommandResult RunFlumen(const std::string& args);
 /** Runs flumen-sweep with these arguments (shell-quoted by the caller where needed). */
