@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <stdexcept>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,6 +65,98 @@ Spawn(const std::vector<std::string>& argv, bool searchPath, const posix_spawn_f
     cargs.push_back(nullptr);
     return searchPath ? posix_spawnp(&pid, args[0].c_str(), &fa, nullptr, cargs.data(), environ)
                       : posix_spawn(&pid, args[0].c_str(), &fa, nullptr, cargs.data(), environ);
+}
+
+// In a forked child: SIGKILL when the parent dies (`parent`: its pid before the fork; if it
+// already died, now).
+void
+DieWithParent(pid_t parent)
+{
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+    {
+        ::_exit(127);
+    }
+}
+
+// StartProgram's way for options posix_spawn has not: fork, then in the child the parent-death
+// signal, the folder, the output, exec. An exec that fails sends its errno through a pipe that
+// closes on exec, so the parent knows whether the program started.
+int
+SpawnForked(const std::vector<std::string>& argv, const SpawnOptions& options, pid_t& pid)
+{
+    if (argv.empty())
+    {
+        return EINVAL;
+    }
+    int report[2];
+    if (::pipe2(report, O_CLOEXEC) != 0)
+    {
+        return errno;
+    }
+    std::vector<std::string> args = argv;
+    std::vector<char*> cargs;
+    for (auto& a : args)
+    {
+        cargs.push_back(a.data());
+    }
+    cargs.push_back(nullptr);
+    const pid_t parent = ::getpid();
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    pid = ::fork();
+    if (pid < 0)
+    {
+        const int err = errno;
+        ::close(report[0]);
+        ::close(report[1]);
+        return err;
+    }
+    if (pid == 0)
+    {
+        ::close(report[0]);
+        if (options.dieWithParent)
+        {
+            DieWithParent(parent);
+        }
+        int err = 0;
+        if (!options.workingDirectory.empty() && ::chdir(options.workingDirectory.c_str()) != 0)
+        {
+            err = errno;
+        }
+        if (err == 0 && !options.outputFile.empty())
+        {
+            const int fd = ::open(options.outputFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0 || ::dup2(fd, 1) < 0 || ::dup2(fd, 2) < 0)
+            {
+                err = errno;
+            }
+        }
+        if (err == 0)
+        {
+            options.searchPath ? ::execvp(cargs[0], cargs.data()) : ::execv(cargs[0], cargs.data());
+            err = errno;
+        }
+        [[maybe_unused]] auto n = ::write(report[1], &err, sizeof err);
+        ::_exit(127);
+    }
+    ::close(report[1]);
+    int err = 0;
+    ssize_t n;
+    while ((n = ::read(report[0], &err, sizeof err)) < 0 && errno == EINTR)
+    {
+    }
+    ::close(report[0]);
+    if (n == sizeof err)
+    {
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        {
+        }
+        return err;
+    }
+    return 0;
 }
 
 // Reads what is ready on the open descriptors (fd >= 0) into their sinks, waiting until one
@@ -161,6 +254,7 @@ ForkTask(const ChildTask& task, std::string& error)
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
+    const pid_t parent = ::getpid();
     pid_t pid = ::fork();
     if (pid < 0)
     {
@@ -171,6 +265,8 @@ ForkTask(const ChildTask& task, std::string& error)
     }
     if (pid == 0)
     {
+        // A task's simulation writes into its parent's folders: it ends with its parent.
+        DieWithParent(parent);
         ::close(fd[0]);
         std::string text;
         int code = 0;
@@ -211,6 +307,17 @@ ChildExit::Describe() const
 pid_t
 StartProgram(const std::vector<std::string>& argv, const SpawnOptions& options)
 {
+    if (options.dieWithParent || !options.workingDirectory.empty())
+    {
+        pid_t pid = 0;
+        if (int rc = SpawnForked(argv, options, pid); rc != 0)
+        {
+            throw std::runtime_error("cannot start "
+                                     + (argv.empty() ? "a program without a name" : argv[0]) + ": "
+                                     + std::strerror(rc));
+        }
+        return pid;
+    }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     if (!options.outputFile.empty())

@@ -36,6 +36,12 @@ struct SpawnOptions
 {
     bool searchPath = false; //!< look argv[0] up in PATH instead of taking it as a path
     std::string outputFile;  //!< stdout and stderr both into this file (truncated); "": inherited
+    std::string workingDirectory; //!< where it runs ("": here); outputFile is relative to it
+    /**
+     * It is killed when this process dies (Linux's parent-death signal), so that a killed
+     * command leaves no child writing into a folder the next command takes over.
+     */
+    bool dieWithParent = false;
 };
 
 /**

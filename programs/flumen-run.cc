@@ -10,6 +10,8 @@
 
 #include "ns3/star-topology-helper.h"
 
+#include "run-plots.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,6 +25,7 @@ namespace
 
 const char* kUsage
     = "usage: flumen run FILE [--set key=value ...] [--calibration FILE] [--out DIR] [--quiet]\n"
+      "                [--plot]\n"
       "       flumen run FILE [--set key=value ...] --write-load-file PATH --duration-s S\n"
       "       flumen keys            list every scenario key\n"
       "A run writes DIR/iterations.csv, DIR/summary.json, DIR/link.csv (the time series of\n"
@@ -32,7 +35,8 @@ const char* kUsage
       "load file of the scenario's websearch, burst or replay traffic for its first S\n"
       "seconds, the same flows a run with the same seed plays. --calibration takes the model's\n"
       "compute time and jitter from a file written by flumen calibrate (keys set in the\n"
-      "scenario or with --set win).\n";
+      "scenario or with --set win). --plot draws the run's pictures into DIR/plots (flumen "
+      "plot).\n";
 
 int
 Usage(const std::string& problem)
@@ -61,7 +65,7 @@ WriteLoadFile(const flumen::Scenario& scenario, const std::string& path, double 
 
 // Runs the scenario and writes its outputs into outDir; the exit code of main.
 int
-RunAndWrite(const flumen::Scenario& scenario, const std::string& outDir, bool quiet)
+RunAndWrite(const flumen::Scenario& scenario, const std::string& outDir, bool quiet, bool plot)
 {
     namespace fs = std::filesystem;
     // What is written while the run goes (link.csv, flows.csv, pcap captures) goes into a
@@ -117,6 +121,21 @@ RunAndWrite(const flumen::Scenario& scenario, const std::string& outDir, bool qu
             }
             std::cout << fmt::format("  wrote            {}: {}, summary.json\n", outDir, files);
         }
+        if (plot)
+        {
+            const flumen::PlotResult r = flumen::PlotRunFolder(outDir);
+            std::string drawn;
+            for (const auto& png : r.drawn)
+            {
+                drawn += (drawn.empty() ? "" : ", ") + png;
+            }
+            std::cout << fmt::format("  plots            {}: {}\n", r.folder,
+                                     r.problem.empty() ? drawn : r.problem);
+            for (const auto& why : r.skipped)
+            {
+                std::cout << fmt::format("                   left out {}\n", why);
+            }
+        }
     }
     catch (const std::exception& e)
     {
@@ -141,6 +160,7 @@ main(int argc, char** argv)
     std::vector<std::string> sets;
     std::string calibrationFile;
     bool quiet = false;
+    bool plot = false;
     for (size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
@@ -184,6 +204,10 @@ main(int argc, char** argv)
         else if (a == "--quiet")
         {
             quiet = true;
+        }
+        else if (a == "--plot")
+        {
+            plot = true;
         }
         else if (!a.empty() && a[0] == '-')
         {
@@ -267,5 +291,5 @@ main(int argc, char** argv)
         return 2;
     }
 
-    return RunAndWrite(scenario, outDir, quiet);
+    return RunAndWrite(scenario, outDir, quiet, plot);
 }

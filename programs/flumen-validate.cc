@@ -50,6 +50,9 @@ const char* kUsage
       "                       [--backend slurm [--partition P] [--time T] ...]\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
+      "  --calibration-for C=FILE  configuration C's runs take their profiles from FILE (e.g.\n"
+      "                      a --fit-split fold's, fitted on the other configuration: every\n"
+      "                      point then judged out of sample; repeatable)\n"
       "  --quick             a few ResNet-50 points, few iterations (minutes; CI runs it)\n"
       "  --iterations N      iterations per simulated point, 2 warm-up (default 8; quick 3, 1 "
       "warm-up)\n"
@@ -92,6 +95,7 @@ const char* kUsage
       "                      solved on its idle runs for each share; each fold's profiles go\n"
       "                      to DIR/folds/<fold>.calibration.json\n"
       "  --folds configuration  leave a configuration out (all its series) instead of a series\n"
+      "  --fit-transport T   --fit-split fits on the series of transport T only (rdma or tcp)\n"
       "  --fit-engine E      the engine of the fits and of the in-sample runs (packet or flow;\n"
       "                      default: --engine's): the flow engine searches, --engine judges\n"
       "  where the runs go (each batch, a fit's candidates included, waits for its SLURM array):\n";
@@ -102,9 +106,10 @@ struct FitOptions
     std::vector<std::string> fits;
     std::string fitOn;
     std::string objective;
-    std::string split;     //!< --fit-split LO:HI
-    std::string folds;     //!< --folds series|configuration
-    std::string fitEngine; //!< --fit-engine
+    std::string split;        //!< --fit-split LO:HI
+    std::string folds;        //!< --folds series|configuration
+    std::string fitEngine;    //!< --fit-engine
+    std::string fitTransport; //!< --fit-transport
     bool Wanted() const { return crossValidate || !fitOn.empty(); }
 };
 
@@ -141,7 +146,7 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
              || a == "--budget-iterations" || a == "--engine" || a == "--compare-engines"
              || a == "--fit" || a == "--fit-on" || a == "--objective" || a == "--cdf-iterations"
              || a == "--set" || a == "--runs" || a == "--fit-split" || a == "--folds"
-             || a == "--fit-engine")
+             || a == "--fit-engine" || a == "--fit-transport" || a == "--calibration-for")
             && i + 1 < argc)
         {
             std::string v = argv[++i];
@@ -166,6 +171,22 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
                     throw std::invalid_argument("--folds: expected series or configuration, got '"
                                                 + v + "'");
                 f.folds = v;
+            }
+            else if (a == "--calibration-for")
+            {
+                const auto eq = v.find('=');
+                const std::string c = v.substr(0, eq);
+                if (eq == std::string::npos || (c != "A" && c != "B") || eq + 1 == v.size())
+                    throw std::invalid_argument(
+                        "--calibration-for: expected A=FILE or B=FILE, got '" + v + "'");
+                o.configurationCalibration[c] = v.substr(eq + 1);
+            }
+            else if (a == "--fit-transport")
+            {
+                if (v != "rdma" && v != "tcp")
+                    throw std::invalid_argument("--fit-transport: expected rdma or tcp, got '" + v
+                                                + "'");
+                f.fitTransport = v;
             }
             else if (a == "--fit-engine")
             {
@@ -253,9 +274,13 @@ ParseOptions(int argc, char** argv, flumen::ValidationOptions& o, FitOptions& f)
     if (!f.split.empty() && !f.fits.empty())
         throw std::invalid_argument("--fit-split fits each model's split alone: it goes without "
                                     "--fit");
-    if (!f.Wanted() && (!f.split.empty() || !f.folds.empty() || !f.fitEngine.empty()))
-        throw std::invalid_argument("--fit-split, --folds and --fit-engine go with "
-                                    "--cross-validate or --fit-on");
+    if (!f.Wanted()
+        && (!f.split.empty() || !f.folds.empty() || !f.fitEngine.empty()
+            || !f.fitTransport.empty()))
+        throw std::invalid_argument("--fit-split, --folds, --fit-engine and --fit-transport go "
+                                    "with --cross-validate or --fit-on");
+    if (!f.fitTransport.empty() && f.split.empty())
+        throw std::invalid_argument("--fit-transport goes with --fit-split");
     if (!f.folds.empty() && !f.fitOn.empty())
         throw std::invalid_argument(
             "--folds goes with --cross-validate (--fit-on names one split)");
@@ -279,6 +304,7 @@ CrossValidationOf(const flumen::ValidationOptions& o, const FitOptions& f)
     if (!f.folds.empty())
         cv.foldBy = f.folds;
     cv.fitEngine = f.fitEngine;
+    cv.fitTransport = f.fitTransport;
     return cv;
 }
 

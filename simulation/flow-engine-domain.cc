@@ -99,7 +99,9 @@ FlowEngineInDomain(const Scenario& s, const RunSummary& flowRun, std::string& wh
     why = fmt::format(
         "the flow engine's bottleneck ({}, {}) was {:.1f} % busy{}", busiest.port,
         fifo ? "FIFO" : "round robin", 100 * busy,
-        in ? ""
+        in ? fmt::format(", below simulation.auto_max_utilization = {}: inside the domain where "
+                         "it follows the packet level (docs/flow-engine.md, where to trust it)",
+                         s.autoMaxUtilization)
            : fmt::format(", above simulation.auto_max_utilization = {}; re-run at packet level",
                          s.autoMaxUtilization));
     return in;

@@ -154,6 +154,10 @@ FormatHumanSummary(const RunSummary& sm)
     {
         out += fmt::format("  out of domain    {} (engine auto would)\n", sm.engineDomain);
     }
+    if (!sm.engineAuto.empty())
+    {
+        out += fmt::format("  engine           auto: {}\n", sm.engineAuto);
+    }
     const PortSummary& b = sm.bottleneck;
     out += fmt::format("  bottleneck       {}: utilization {:.1f}%", b.port, 100 * b.utilization);
     if (sm.engine == "flow" && b.maxQueueBytes > 0)

@@ -287,6 +287,25 @@ MetaOf(const ValidationOptions& o, const ValidationPlan& plan, const CollatedVal
                            ? "the built-in model profiles (calibrated with `flumen calibrate` on "
                              "the testbed's idle runs; README, Calibration)"
                            : "the calibration file " + o.calibrationFile;
+    for (const auto& [configuration, file] : o.configurationCalibration)
+    {
+        meta.calibration += fmt::format("; configuration {}'s runs the calibration file {}",
+                                        configuration, file);
+    }
+    if (!o.configurationCalibration.empty() && meta.fitNote.empty())
+    {
+        std::string folds;
+        for (const auto& [configuration, file] : o.configurationCalibration)
+        {
+            folds += fmt::format("{}configuration {}: {}", folds.empty() ? "" : "; ", configuration,
+                                 file);
+        }
+        meta.fitNote = fmt::format(
+            "**Out of sample where a configuration's profiles were fitted on the other one** ({}: "
+            "each file's fitted_on says which series; folds.md of the cross-validation that wrote "
+            "them gives the values). The idle runs are calibration points, never judged.",
+            folds);
+    }
     if (!plan.testbedValues.empty())
     {
         std::string values;

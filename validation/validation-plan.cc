@@ -54,6 +54,10 @@ class Planner
     Planner(const ValidationOptions& o, const json* calibration)
         : m_options(o), m_calibration(calibration)
     {
+        for (const auto& [configuration, file] : o.configurationCalibration)
+        {
+            m_configurationCalibration[configuration] = LoadCalibration(file);
+        }
         m_iterations = o.iterations ? o.iterations : (o.quick ? 3 : 8);
         m_warmup = std::min(2, m_iterations - 1);
         if (o.quick)
@@ -98,7 +102,12 @@ class Planner
         {
             SetKey(j, key, value);
         }
-        if (m_calibration)
+        if (auto c = m_configurationCalibration.find(s.configuration);
+            c != m_configurationCalibration.end())
+        {
+            ApplyCalibration(j, c->second, m_options.configurationCalibration.at(s.configuration));
+        }
+        else if (m_calibration)
         {
             ApplyCalibration(j, *m_calibration, m_options.calibrationFile);
         }
@@ -421,6 +430,7 @@ class Planner
 
     const ValidationOptions& m_options;
     const json* m_calibration;
+    std::map<std::string, json> m_configurationCalibration; //!< --calibration-for
     int m_iterations = 8;
     int m_warmup = 2;
     ValidationPlan m_plan;

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -32,6 +33,12 @@ struct ValidationOptions
     std::vector<std::string> manifests;
     std::string out;
     std::string calibrationFile;
+    /**
+     * --calibration-for C=FILE: the runs of configuration C take their profiles from FILE
+     * instead of calibrationFile (a fold's, fitted on the other configuration: every point is
+     * then judged out of sample).
+     */
+    std::map<std::string, std::string> configurationCalibration;
     bool quick = false;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     int iterations = 0; // 0: the mode's default

@@ -1,5 +1,7 @@
 #include "validation-plots.h"
 
+#include "child-process.h"
+
 #include "atomic-file.h"
 #include "series-summary.h"
 
@@ -169,13 +171,31 @@ DrawPlots(const fs::path& tmp, const std::vector<ValidatedPoint>& points,
     }
     WriteFileAtomically((tmp / "plots.gp").string(), script);
     // Paths in the script are relative to it, so `gnuplot plots.gp` in DIR/plots redraws.
-    std::string cmd = fmt::format("cd '{}' && gnuplot plots.gp > gnuplot.log 2>&1", tmp.string());
-    int rc = std::system(cmd.c_str());
-    if (rc != 0)
+    // gnuplot dies with this process: a killed validate leaves no gnuplot drawing into its
+    // temporary folder while the next validate clears it.
+    SpawnOptions options;
+    options.searchPath = true;
+    options.workingDirectory = tmp.string();
+    options.outputFile = "gnuplot.log";
+    options.dieWithParent = true;
+    std::string why;
+    try
     {
-        problem = fmt::format("gnuplot failed or is missing (exit {}); see {}/gnuplot.log; the "
+        const ChildExit exit = WaitForChild(StartProgram({ "gnuplot", "plots.gp" }, options)).exit;
+        if (!exit.Succeeded())
+        {
+            why = exit.Describe();
+        }
+    }
+    catch (const std::exception& e)
+    {
+        why = e.what();
+    }
+    if (!why.empty())
+    {
+        problem = fmt::format("gnuplot failed or is missing ({}); see {}/gnuplot.log; the "
                               "plot data and script are in plots/",
-                              rc, (tmp.parent_path() / "plots").string());
+                              why, (tmp.parent_path() / "plots").string());
         pngs.clear();
     }
     return pngs;

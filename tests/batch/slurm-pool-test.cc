@@ -30,6 +30,15 @@ using nlohmann::json;
 namespace
 {
 
+// Options that send a program's output into `log`.
+SpawnOptions
+LoggedTo(const std::string& log)
+{
+    SpawnOptions o;
+    o.outputFile = log;
+    return o;
+}
+
 // A flow-level point of a few milliseconds of wall time.
 const char* kFlowPoint = R"({"job": {"model": "m", "iterations": 3, "warmup_iterations": 1},
   "models": {"m": {"parameters": 1000000, "compute_s": 0.003}},
@@ -220,7 +229,7 @@ TEST(SlurmPool, ATaskRunsOnePointOfItsPoolFileAsTheLocalPoolWould)
     // SIGTERM (scancel, a time limit): the task stops its run, leaves nothing partial, and marks
     // the failure as cut short, which the waiting command counts as lost, not as a bad point.
     pid_t pid = StartProgram({ FLUMEN_SWEEP_BINARY, "--pool", file, "--task", "1" },
-                             { false, dir.Path() + "/task1.log" });
+                             LoggedTo(dir.Path() + "/task1.log"));
     for (int i = 0; i < 200 && !fs::exists(points + "/slow.scenario.json"); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     std::this_thread::sleep_for(std::chrono::milliseconds(300)); // flumen-run under way
@@ -348,7 +357,7 @@ StartCalibrate(const std::string& args, const std::string& log)
     std::stringstream ss(args);
     for (std::string w; ss >> w;)
         argv.push_back(w);
-    return StartProgram(argv, { false, log });
+    return StartProgram(argv, LoggedTo(log));
 }
 
 // Waits until `log` holds `what` `count` times; false after `seconds`.

@@ -33,10 +33,15 @@ json
 LoadedScenario(const std::string& configuration)
 {
     return { { "topology", { { "configuration", configuration } } },
+             // Where the configuration's queue builds: the plain pipelined ring keeps its
+             // connections busy. Under NCCL's flow control they idle between slices, and a lost
+             // last segment of a slice waits for TCP's retransmission timeout (200 ms; ns-3 has
+             // no tail-loss probe), which empties the port for that long.
              { "job",
                { { "model", "small" },
                  { "iterations", 4 },
                  { "warmup_iterations", 1 },
+                 { "nccl", { { "flow_control", false } } },
                  { "horovod", { { "cycle_time_ms", 0.1 } } } } },
              { "models", { { "small", { { "parameters", 2000000 }, { "compute_s", 0.004 } } } } },
              { "cross_traffic", { { "type", "iperf" }, { "load_gbps", 20 }, { "streams", 4 } } },
@@ -85,11 +90,7 @@ TEST(Bottleneck, ConfigurationBQueuesAtTheTorPortNotAtS2Nic)
     json tor = PortOf(ToJson(out.summary), "ToR port towards S0");
     json s2 = PortOf(ToJson(out.summary), "S2 NIC egress");
     EXPECT_GT(tor["mean_queue_bytes"].get<double>(), 50e3);
-    // Busier than iperf's 20 Gbps alone (0.8): the ring's share too. Not 0.9: under NCCL's flow
-    // control the ring's connections idle between slices, so a lost last segment of a slice
-    // waits for the retransmission timeout (200 ms; ns-3 has no tail-loss probe), and this run
-    // loses one such segment.
-    EXPECT_GT(tor["utilization"].get<double>(), 0.85);
+    EXPECT_GT(tor["utilization"].get<double>(), 0.9);
     // S2 sends 20 Gbps on a 25 Gbps NIC: window bursts queue briefly, nothing sustained.
     EXPECT_LT(s2["mean_queue_bytes"].get<double>(), 0.1 * tor["mean_queue_bytes"].get<double>());
     EXPECT_LT(s2["utilization"].get<double>(), 0.85);

@@ -1,6 +1,8 @@
-// The README's first command, end to end: the shipped quickstart scenario runs to the end,
-// the job gets a fair part of the spare capacity, and its ring hops are measured. Guards against
-// TCP loss-recovery stalls (ns-3.37's SACK scoreboard froze this very scenario; see tcp.sack).
+// The README's first command, end to end: the shipped quickstart answers with the flow engine,
+// inside its domain, over 20 measured iterations, as its packet-level reference does. That
+// reference (2 iterations at packet level) runs to the end, the job gets a fair part of the spare
+// capacity, and its ring hops are measured. Guards against TCP loss-recovery stalls (ns-3.37's
+// SACK scoreboard froze this very scenario; see tcp.sack).
 #include "run-scenario.h"
 #include "test-support.h"
 
@@ -14,6 +16,9 @@ TEST(Quickstart, RunsToTheEndAndTheJobGetsTheSpareCapacity)
 {
     nlohmann::json user = LoadScenarioFile(FLUMEN_SOURCE_DIR "/scenarios/quickstart.json");
     user["simulation"]["progress_interval_s"] = 0;
+    user["simulation"]["engine"] = "packet"; // the reference
+    user["job"]["iterations"] = 2;
+    user["job"]["warmup_iterations"] = 1;
     Scenario s = ResolveScenario(user, "quickstart.json");
     RunOutput out = RunScenario(s);
     const nlohmann::json sm = ToJson(out.summary);
@@ -53,4 +58,40 @@ TEST(Quickstart, RunsToTheEndAndTheJobGetsTheSpareCapacity)
     EXPECT_EQ(lines.size(), out.link.size() + 1);
     // Golden regression: the same rows, byte for byte, as the committed reference.
     EXPECT_TRUE(test::MatchesGolden("quickstart.iterations.csv", FormatIterationsCsv(out.rows)));
+}
+
+TEST(Quickstart, TheShippedScenarioAnswersInTheFlowEnginesDomainAsThePacketLevelDoes)
+{
+    test::TempDir dir;
+    auto r = test::RunFlumen(FLUMEN_SOURCE_DIR "/scenarios/quickstart.json --out " + dir.Path()
+                             + "/q");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const nlohmann::json sm = nlohmann::json::parse(test::ReadFile(dir.Path() + "/q/summary.json"));
+    // engine auto kept the flow engine, and says why.
+    EXPECT_EQ(sm["engine"], "flow");
+    ASSERT_TRUE(sm.contains("engine_auto"));
+    EXPECT_EQ(sm["engine_auto"].get<std::string>().rfind("flow: ", 0), 0u) << sm["engine_auto"];
+    EXPECT_NE(r.output.find("engine           auto: flow:"), std::string::npos) << r.output;
+    // At least 20 measured iterations per worker: a p99 with something under it.
+    const size_t measured = sm["iterations"].get<size_t>(); // per worker
+    EXPECT_GE(measured, 20u);
+    // Its mean against the packet level's reference of the same scenario (the golden run of the
+    // test above): within 5 %.
+    const auto rows = ParseIterationsCsv(
+        test::ReadFile(FLUMEN_SOURCE_DIR "/tests/golden/quickstart.iterations.csv"), "golden");
+    double sum = 0;
+    int n = 0;
+    for (const auto& row : rows)
+    {
+        if (!row.warmup)
+        {
+            sum += row.DurationS();
+            ++n;
+        }
+    }
+    ASSERT_GT(n, 0);
+    const double flow = sm["iteration_time_s"]["mean"].get<double>();
+    std::cout << "[measure] quickstart: flow " << flow << " s over " << measured
+              << " iterations, packet reference " << sum / n << " s over " << n << "\n";
+    EXPECT_NEAR(flow, sum / n, 0.05 * sum / n);
 }

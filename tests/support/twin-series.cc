@@ -13,7 +13,8 @@ namespace flumen::test
 using nlohmann::json;
 
 std::string
-WriteTwinSeries(const TempDir& dir, const std::string& name, const SeriesRows& rows)
+WriteTwinSeries(const TempDir& dir, const std::string& name, const SeriesRows& rows,
+                const TwinSetup& setup)
 {
     std::string iter, bw;
     for (const auto& [load, r] : rows)
@@ -29,10 +30,10 @@ WriteTwinSeries(const TempDir& dir, const std::string& name, const SeriesRows& r
             { "description", "twin experiment" },
             { "folder", name },
             { "experiment",
-              { { "configuration", "B" },
-                { "transport", "tcp" },
-                { "workers", 3 },
-                { "cross_traffic", "websearch" } } },
+              { { "configuration", setup.configuration },
+                { "transport", setup.transport },
+                { "workers", setup.workers },
+                { "cross_traffic", setup.crossTraffic } } },
             { "models",
               { { { "model", "resnet50" },
                   { "index_is_requested_gbps", true },
@@ -40,6 +41,14 @@ WriteTwinSeries(const TempDir& dir, const std::string& name, const SeriesRows& r
                     { { { "file", "iter.csv" }, { "format", "index-mean-samples-stdev-p99" } } } },
                   { "cross_traffic",
                     { { "file", "bw.csv" }, { "format", "index-gbps-runtime-stdev" } } } } } } };
+    if (!setup.scenario.empty())
+    {
+        m["scenario"] = setup.scenario;
+    }
+    if (rows.count(0))
+    {
+        m["models"][0]["idle_index"] = 0; // the run without cross traffic
+    }
     return dir.Write(name + ".json", m.dump(2));
 }
 

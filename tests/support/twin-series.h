@@ -16,11 +16,23 @@ namespace flumen::test
 /** Per requested load (Gbps): mean and p99 iteration time (s), measured cross traffic (Gbps). */
 using SeriesRows = std::map<int, std::array<double, 3>>;
 
+/** What a twin series ran: by default ResNet-50's web-search TCP series in configuration B. */
+struct TwinSetup
+{
+    std::string configuration = "B";
+    std::string transport = "tcp";
+    std::string crossTraffic = "websearch";
+    int workers = 3;
+    /** The manifest's testbed settings ("scenario"), merged into every run. */
+    nlohmann::json scenario = nlohmann::json::object();
+};
+
 /**
- * Writes DIR/NAME.json, a manifest of a web-search TCP series of ResNet-50 in configuration B
- * with these rows (DIR/NAME/iter.csv and bw.csv); returns the manifest's path.
+ * Writes DIR/NAME.json, a manifest of a series of ResNet-50 with these rows (DIR/NAME/iter.csv
+ * and bw.csv; a row at load 0 is its idle run); returns the manifest's path.
  */
-std::string WriteTwinSeries(const TempDir& dir, const std::string& name, const SeriesRows& rows);
+std::string WriteTwinSeries(const TempDir& dir, const std::string& name, const SeriesRows& rows,
+                            const TwinSetup& setup = {});
 
 /** The simulated rows of a series in a validation's points.csv. */
 SeriesRows SimulatedRows(const std::string& pointsCsv, const std::string& series);

@@ -390,8 +390,10 @@ FitTestbed(const TestbedFitRequest& r)
     auto termsAt = [&](const json& values)
     {
         const json full = withDerived({ values }).front();
-        return ObjectiveTerms(CollateValidation(CandidatePlan(r, full), r.pointsDir).points,
-                              r.weights);
+        FitTerms t = ObjectiveTerms(CollateValidation(CandidatePlan(r, full), r.pointsDir).points,
+                                    r.weights);
+        t.loss += r.extraLoss ? r.extraLoss(values) : 0;
+        return t;
     };
     fit.startTerms = termsAt(fit.start);
     fit.bestTerms = termsAt(fit.values);

@@ -1,4 +1,4 @@
-// CompareEnginesWithTestbed (validation/engine-testbed-comparison.h) on a hand-made plan: both
+// CompareEnginesWithTestbed (engine-comparison/engine-testbed-comparison.h) on a hand-made plan: both
 // engines' errors against the testbed over the points both simulated, the packet level's runs
 // found through each flow run's packet run.
 #include "engine-testbed-comparison.h"

@@ -235,8 +235,25 @@ namespace
 // (with the hosts' TCP ceiling fitted again under them where the manifests have TCP references).
 Fold
 FitSplitOn(const ValidationOptions& o, const CrossValidationOptions& cv,
-           const std::vector<std::string>& series, const std::string& name)
+           const std::vector<std::string>& fitOn, const std::string& name)
 {
+    std::vector<std::string> series;
+    for (const auto& m : o.manifests)
+    {
+        const Series s = LoadSeries(m);
+        if (std::find(fitOn.begin(), fitOn.end(), s.name) != fitOn.end()
+            && (cv.fitTransport.empty() || s.transport == cv.fitTransport))
+        {
+            series.push_back(s.name);
+        }
+    }
+    if (series.empty())
+    {
+        throw std::invalid_argument(
+            fmt::format("fold {}: no {}series to fit on among {}", name,
+                        cv.fitTransport.empty() ? "" : cv.fitTransport + " ",
+                        fmt::format("{}", fmt::join(fitOn, ", "))));
+    }
     SplitFitRequest r;
     r.base = FitOptionsOf(o, cv);
     r.base.series = std::set<std::string>(series.begin(), series.end());
@@ -523,7 +540,7 @@ WriteFoldsReport(const std::string& dir, const CrossValidation& r, const CrossVa
         "series with them (out of sample); the last row fits on {} (in sample). Objective: "
         "weights mean {}, cross {}, p99 {} on the mean square of log(simulated / measured). "
         "Method: a coordinate search on a {}-point grid per key, then {} rounds of half steps "
-        "(validation/fit-search.h says why).\n\n",
+        "(calibration/fit-search.h says why).\n\n",
         cv.fitOn.empty() ? "every series" : "the --fit-on series", cv.weights.mean,
         cv.weights.cross, cv.weights.p99, cv.search.gridPoints, cv.search.refineRounds);
     md += "| fold (predicted) | fitted on |";

@@ -85,6 +85,9 @@ struct TestbedFitRequest
     ValidationOptions base;
     std::vector<FitParameter> parameters;
     DerivedValues derive; //!< empty: none
+    /** A term a candidate (its fitted values) adds to its loss beyond the loaded points, e.g.
+     * the idle runs its derived values could not hold (empty: none). */
+    std::function<double(const nlohmann::json&)> extraLoss;
     FitWeights weights;
     SearchOptions search;
     std::filesystem::path pointsDir; //!< the point pool's folder

@@ -1,4 +1,4 @@
-// CompareEngines (validation/engine-comparison.h) on hand-made run summaries: the per-run
+// CompareEngines (engine-comparison/engine-comparison.h) on hand-made run summaries: the per-run
 // differences, the median flow completion time's among them, and the per-series table.
 #include "engine-comparison.h"
 #include "run-summary.h"

@@ -36,6 +36,8 @@ struct CrossValidationOptions
     SearchDimension splitRange;
     /** The engine of the fits and of the in-sample runs (empty: the validation's own). */
     std::string fitEngine;
+    /** --fit-transport: the fits use only the series of this transport ("": every series). */
+    std::string fitTransport;
 };
 
 struct Fold

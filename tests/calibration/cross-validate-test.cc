@@ -157,3 +157,79 @@ TEST(CrossValidate, CalibrateFitWritesTheFittedValuesThatValidateThenApplies)
 }
 
 } // namespace
+
+TEST(CrossValidate, TheSplitFittedOnOneConfigurationIsFoundAndPredictsTheOther)
+{
+    // Twin series of ResNet-50 over RDMA on the testbed's deep FIFO, measured by the flow engine
+    // at a known split: a backward share of 0.3 with the shipped compute time. Each fold fits the
+    // share on one configuration's loaded points, with the compute time solved on the idle runs
+    // for each candidate, and must match that configuration's points and its idle runs. B's
+    // web-search points identify the share (0.05 and 0.5 miss them by 10 % and more); A's iperf
+    // points fit every share up to 0.3 alike, so the fold fitted on A is judged on its own points
+    // only. The fold fitted on B finds the truth and predicts A out of sample.
+    test::TempDir dir;
+    json truth = json::parse(test::ReadFile(kCalibration));
+    truth["models"]["resnet50"]["backward_share"] = 0.3;
+    const std::string truthFile = dir.Write("truth.json", truth.dump());
+    // The testbed's switch: a deep FIFO, no marks (validation/manifests).
+    const json deepFifo = {
+        { "topology",
+          { { "switch_queue", { { "discipline", "fifo" }, { "buffer_bytes", 296875000 } } } } }
+    };
+    test::TwinSetup b{ "B", "rdma", "websearch", 3, deepFifo };
+    test::TwinSetup a{ "A", "rdma", "iperf", 4, deepFifo };
+    const test::SeriesRows rowsB
+        = { { 0, { 1, 1, 0 } }, { 14, { 1, 1, 14 } }, { 19, { 1, 1, 19 } } };
+    const test::SeriesRows rowsA
+        = { { 0, { 1, 1, 0 } }, { 17, { 1, 1, 17 } }, { 21, { 1, 1, 21 } } };
+    std::string twinB = WriteTwinSeries(dir, "twin-b", rowsB, b);
+    std::string twinA = WriteTwinSeries(dir, "twin-a", rowsA, a);
+    auto r = test::RunValidate(twinA + " " + twinB + " --out " + dir.Path()
+                               + "/measure --calibration " + truthFile + kFixedPlan);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::string measured = dir.Path() + "/measure/points.csv";
+    auto measuredA = SimulatedRows(measured, "twin-a");
+    auto measuredB = SimulatedRows(measured, "twin-b");
+    ASSERT_EQ(measuredA.size(), 3u);
+    ASSERT_EQ(measuredB.size(), 3u);
+    WriteTwinSeries(dir, "twin-a", measuredA, a);
+    WriteTwinSeries(dir, "twin-b", measuredB, b);
+    EXPECT_GT(measuredB[19][0], 1.3 * measuredB[0][0]); // the loaded points slow the ring
+    EXPECT_GT(measuredA[21][0], 1.3 * measuredA[0][0]);
+
+    const std::string out = dir.Path() + "/cv";
+    r = test::RunValidate(twinA + " " + twinB + " --out " + out + " --calibration " + kCalibration
+                          + kFixedPlan
+                          + " --cross-validate --folds configuration --fit-split 0.05:0.95");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const auto rows = test::ReadCsvRows(out + "/folds.csv");
+    ASSERT_EQ(rows.size(), 3u) << test::ReadFile(out + "/folds.csv"); // 2 folds + in sample
+    for (const auto& row : rows)
+    {
+        EXPECT_EQ(row.at("model"), "resnet50");
+        EXPECT_LT(std::stod(row.at("loss_at_fit")), 1e-3) << row.at("fold") << ": its own points";
+        std::stringstream idle(row.at("idle_errors_pct"));
+        int held = 0;
+        for (double e; idle >> e; ++held)
+        {
+            EXPECT_LE(std::abs(e), 0.3) << row.at("fold") << ": idle runs held";
+        }
+        EXPECT_EQ(held, 2) << row.at("fold");
+        if (row.at("fitted_on") != "twin-a")
+        {
+            EXPECT_NEAR(std::stod(row.at("backward_share")), 0.3, 0.06) << row.at("fold");
+        }
+    }
+    // Each fold's profiles are a calibration file that validate reads.
+    EXPECT_TRUE(fs::exists(out + "/folds/configuration-A.calibration.json"));
+    EXPECT_TRUE(fs::exists(out + "/folds/configuration-B.calibration.json"));
+    // A out of sample, at the share fitted on B: its own measurement.
+    auto predicted = SimulatedRows(out + "/points.csv", "twin-a");
+    ASSERT_EQ(predicted.size(), measuredA.size());
+    for (const auto& [load, m] : measuredA)
+    {
+        EXPECT_NEAR(predicted[load][0], m[0], 0.03 * m[0]) << "twin-a at " << load;
+    }
+    EXPECT_NE(test::ReadFile(out + "/folds.md").find("compute/communication split"),
+              std::string::npos);
+}
