@@ -25,26 +25,6 @@ namespace
 
 constexpr int kIdleSteps = 8; //!< corrections of the compute time per candidate, at most
 
-double
-Number(const std::string& text, const std::string& what)
-{
-    size_t used = 0;
-    double v = std::nan("");
-    try
-    {
-        v = std::stod(text, &used);
-    }
-    catch (const std::exception&)
-    {
-        used = 0;
-    }
-    if (used == 0 || used != text.size() || !std::isfinite(v))
-    {
-        throw std::invalid_argument(fmt::format("{}: expected a number, got '{}'", what, text));
-    }
-    return v;
-}
-
 // The compute time a model starts from: the calibration file's, else its built-in profile's.
 double
 BaseComputeS(const std::string& model, const json* calibration)
@@ -179,8 +159,8 @@ ParseSplitRange(const std::string& text)
             fmt::format("--fit-split '{}': expected lo:hi, backward shares in (0, 0.98]", text));
     }
     SearchDimension d;
-    d.lo = Number(text.substr(0, colon), "--fit-split lo");
-    d.hi = Number(text.substr(colon + 1), "--fit-split hi");
+    d.lo = ParseNumber(text.substr(0, colon), "--fit-split lo");
+    d.hi = ParseNumber(text.substr(colon + 1), "--fit-split hi");
     if (!(d.lo > 0 && d.lo < d.hi && d.hi <= 0.98))
     {
         throw std::invalid_argument(fmt::format(

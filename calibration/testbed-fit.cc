@@ -43,6 +43,8 @@ SetPerPoint(const std::string& key)
     return false;
 }
 
+} // namespace
+
 double
 ParseNumber(const std::string& text, const std::string& what)
 {
@@ -62,8 +64,6 @@ ParseNumber(const std::string& text, const std::string& what)
     }
     return v;
 }
-
-} // namespace
 
 FitParameter
 ParseFitParameter(const std::string& text, const std::string& engine)

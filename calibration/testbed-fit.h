@@ -48,6 +48,9 @@ struct FitWeights
     double p99 = 0;   //!< 99th percentile of the iteration time (noisy over few iterations)
 };
 
+/** A command-line number: finite, the whole text; throws std::invalid_argument naming `what`. */
+double ParseNumber(const std::string& text, const std::string& what);
+
 /** Parses `--objective mean=1,cross=1,p99=0.25` (terms not named keep their defaults). */
 FitWeights ParseObjective(const std::string& text);
 

@@ -334,6 +334,11 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
                               fmt::format("{}", fmt::join(fold.predicted, "+")), describe(fold));
     flumen::ValidationMeta meta
         = flumen::MetaOf(o, r.outOfSamplePlan, r.outOfSample, command, r.coreSecondsNow);
+    if (cv.split)
+        meta.calibration = "each fold's calibration file (folds/<fold>.calibration.json: every "
+                           "model's split fitted on the other series, its compute time held by the "
+                           "idle runs; the models it does not fit from "
+                           + o.calibrationFile + ")";
     meta.fitNote = fmt::format(
         "**Out of sample.** Every point below is predicted with {} fitted on {} "
         "only, never on its own series (per predicted series: {}; folds.md gives each fold's fit "
@@ -424,7 +429,13 @@ main(int argc, char** argv)
     try
     {
         lock = std::make_unique<flumen::FolderLock>(o.out, "flumen validate");
-        flumen::RemoveStaleTemporaries(o.out); // a killed validate's, now that the folder is ours
+        // A killed validate's, now that the folder is ours; and its runs' where they ran here
+        // (they die with it; a SLURM task of an interrupted validate may still be writing).
+        flumen::RemoveStaleTemporaries(o.out);
+        if (o.run.backend != flumen::PoolBackend::Slurm)
+        {
+            flumen::RemoveStaleTemporaries((fs::path(o.out) / "points").string());
+        }
     }
     catch (const std::exception& e)
     {

@@ -152,35 +152,49 @@ void
 TcpRingTransport::Send(uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
-    PostedReceive message;
-    message.bytes = bytes;
-    message.cumulativeTarget.resize(m_sockets);
+    StripedMessage message = Stripe(bytes, m_queuedPerStripe);
     for (uint32_t k = 0; k < m_sockets; ++k)
     {
-        const uint64_t stripe = StripeBytes(bytes, m_sockets, k);
-        m_out[k].pending += stripe;
-        m_queuedPerStripe[k] += stripe;
-        message.cumulativeTarget[k] = m_queuedPerStripe[k];
+        m_out[k].pending += StripeBytes(bytes, m_sockets, k);
     }
     m_unwritten.push_back(std::move(message));
     m_messageSentTrace(bytes);
     Pump();
 }
 
+TcpRingTransport::StripedMessage
+TcpRingTransport::Stripe(uint64_t bytes, std::vector<uint64_t>& totals) const
+{
+    StripedMessage m;
+    m.bytes = bytes;
+    m.cumulativeTarget.resize(m_sockets);
+    for (uint32_t k = 0; k < m_sockets; ++k)
+    {
+        totals[k] += StripeBytes(bytes, m_sockets, k);
+        m.cumulativeTarget[k] = totals[k];
+    }
+    return m;
+}
+
+bool
+TcpRingTransport::Reached(const std::vector<uint64_t>& counts, const StripedMessage& m)
+{
+    for (size_t k = 0; k < counts.size(); ++k)
+    {
+        if (counts[k] < m.cumulativeTarget[k])
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 void
 TcpRingTransport::CompleteSends()
 {
-    while (!m_unwritten.empty())
+    while (!m_unwritten.empty() && Reached(m_writtenPerStripe, m_unwritten.front()))
     {
-        const PostedReceive& front = m_unwritten.front();
-        for (uint32_t k = 0; k < m_sockets; ++k)
-        {
-            if (m_writtenPerStripe[k] < front.cumulativeTarget[k])
-            {
-                return;
-            }
-        }
-        const uint64_t bytes = front.bytes;
+        const uint64_t bytes = m_unwritten.front().bytes;
         m_unwritten.pop_front();
         NotifySendComplete(bytes); // may queue the next message (and come back here)
     }
@@ -190,14 +204,7 @@ void
 TcpRingTransport::PostReceive(uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
-    PostedReceive r;
-    r.bytes = bytes;
-    r.cumulativeTarget.resize(m_sockets);
-    for (uint32_t k = 0; k < m_sockets; ++k)
-    {
-        m_postedPerStripe[k] += StripeBytes(bytes, m_sockets, k);
-        r.cumulativeTarget[k] = m_postedPerStripe[k];
-    }
+    StripedMessage r = Stripe(bytes, m_postedPerStripe);
     m_posted.push_back(std::move(r));
     // Bytes may already be here; complete from a fresh event so the caller is not re-entered.
     Simulator::ScheduleNow(&TcpRingTransport::CompleteReceives, this);
@@ -352,17 +359,9 @@ TcpRingTransport::HandleRead(Ptr<Socket> socket)
 void
 TcpRingTransport::CompleteReceives()
 {
-    while (!m_posted.empty())
+    while (!m_posted.empty() && Reached(m_rxPerStripe, m_posted.front()))
     {
-        const PostedReceive& front = m_posted.front();
-        for (uint32_t k = 0; k < m_sockets; ++k)
-        {
-            if (m_rxPerStripe[k] < front.cumulativeTarget[k])
-            {
-                return;
-            }
-        }
-        uint64_t bytes = front.bytes;
+        uint64_t bytes = m_posted.front().bytes;
         m_posted.pop_front();
         m_messageReceivedTrace(bytes);
         NotifyReceiveComplete(bytes);

@@ -56,11 +56,16 @@ class TcpRingTransport : public RingTransport
         bool connected = false;
     };
 
-    struct PostedReceive
+    /** A message as its stripes: where each stripe's cumulative count reaches its end. */
+    struct StripedMessage
     {
         uint64_t bytes;
         std::vector<uint64_t> cumulativeTarget; //!< per stripe, cumulative through this message
     };
+    /** Adds a message of `bytes` to the per-stripe running totals; its targets. */
+    StripedMessage Stripe(uint64_t bytes, std::vector<uint64_t>& totals) const;
+    /** Whether every stripe's count has reached the message's end. */
+    static bool Reached(const std::vector<uint64_t>& counts, const StripedMessage& m);
 
     /** Writes what the sockets take, then reports the messages all written. */
     void Pump();
@@ -96,10 +101,10 @@ class TcpRingTransport : public RingTransport
     std::vector<Ptr<Socket>> m_accepted;
     std::vector<uint64_t> m_rxPerStripe;
     std::vector<uint64_t> m_postedPerStripe;
-    std::deque<PostedReceive> m_posted;
+    std::deque<StripedMessage> m_posted;
     std::vector<uint64_t> m_queuedPerStripe;  //!< bytes ever queued per stripe
     std::vector<uint64_t> m_writtenPerStripe; //!< of them, written into the socket
-    std::deque<PostedReceive> m_unwritten;    //!< messages not all written (their targets)
+    std::deque<StripedMessage> m_unwritten;   //!< messages not all written (their targets)
 
     Time m_ceilingFreeAt; //!< when the ceiling lets the next byte go
     EventId m_pumpEvent;
