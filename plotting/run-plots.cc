@@ -594,8 +594,8 @@ PlotRunFolder(const std::string& dirName, const std::string& outName)
             }
             else
             {
-                c.skipped.push_back("ring-hops.png: no ring.csv (the packet engine writes it, "
-                                    "with outputs.link_bin_us above 0)");
+                c.skipped.push_back("ring-hops.png: no ring.csv (a ring job's, with "
+                                    "outputs.link_bin_us above 0)");
             }
             DrawIterationCdf(c, iterations);
             DrawJobBands(c, iterations);

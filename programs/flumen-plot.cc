@@ -15,7 +15,7 @@ const char* kUsage
       "DIR is a run's output folder (iterations.csv, summary.json, link.csv, ring.csv) or a\n"
       "sweep's (results.csv). Draws, with gnuplot, into PLOTS (default DIR/plots): the bottleneck\n"
       "port over time with the iteration boundaries (bottleneck.png), each ring hop over one\n"
-      "iteration (ring-hops.png, packet engine), the iteration-time CDF (iteration-cdf.png), one\n"
+      "iteration (ring-hops.png), the iteration-time CDF (iteration-cdf.png), one\n"
       "band per job with several jobs (jobs.png), a sweep's key against the mean and p99\n"
       "(sweep.png); beside them each picture's data (.dat) and plots.gp, which redraws them.\n";
 

@@ -424,6 +424,18 @@ FlowNetwork::Observe(const Scenario& s)
         // outputs.link_port, else the bottleneck (m_ports: per host its NIC, then the ToR's).
         m_binned = s.linkPortHost < 0 ? m_bottleneck
                                       : m_ports.at(2 * s.linkPortHost + (s.linkPortAtNic ? 0 : 1));
+        // Each ring job host's egress carries its ring hop (and, in configuration A, S0's
+        // iperf, which the job class tells apart), as at packet level.
+        for (const Scenario* job : Jobs(s))
+        {
+            const auto& ranks = job->jobHosts;
+            for (size_t r = 0; r < ranks.size() && job->collective == "ring"; ++r)
+            {
+                m_hops.push_back({ ranks[r], ranks[(r + 1) % ranks.size()],
+                                   m_ports.at(2 * ranks[r]).link,
+                                   std::make_unique<FluidLinkBins>(s.linkBinUs * 1e-6) });
+            }
+        }
         m_net->TraceConnectWithoutContext(
             "RatesChanged",
             Callback<void, Time, Time>([this](Time from, Time to)
@@ -437,6 +449,10 @@ FlowNetwork::Observe(const Scenario& s)
 void
 FlowNetwork::AddToBins(double fromS, double toS)
 {
+    for (Hop& hop : m_hops)
+    {
+        hop.bins->Add(fromS, toS, m_net->GetLinkRate(hop.link, FluidNetwork::JOB) / 8, 0);
+    }
     m_bins->Add(fromS, toS, m_net->GetLinkRate(m_binned.link, FluidNetwork::JOB) / 8,
                 m_net->GetLinkRate(m_binned.link, FluidNetwork::CROSS) / 8,
                 m_net->GetQueueBytesAtRates(m_binned.link), m_net->GetQueueSlope(m_binned.link),
@@ -523,6 +539,43 @@ FlowNetwork::TakeLinkSeries(bool closedOnly)
         AddToBins(m_net->GetRatesSince().GetSeconds(), until);
     }
     return m_bins->Take(now, !closedOnly);
+}
+
+} // namespace flumen
+
+namespace flumen
+{
+
+std::vector<RingHopSeries>
+FlowNetwork::RingHops() const
+{
+    std::vector<RingHopSeries> out;
+    if (m_hops.empty())
+    {
+        return out;
+    }
+    // The stretch since the last rate change, to now (the run has ended).
+    m_net->SettleRates();
+    const double now = Simulator::Now().GetSeconds();
+    for (Hop& hop : m_hops)
+    {
+        if (now > hop.bins->AddedUntil())
+        {
+            hop.bins->Add(m_net->GetRatesSince().GetSeconds(), now,
+                          m_net->GetLinkRate(hop.link, FluidNetwork::JOB) / 8, 0);
+        }
+        RingHopSeries h;
+        h.from = StarTopologyHelper::HostName(hop.from);
+        h.to = StarTopologyHelper::HostName(hop.to);
+        const std::vector<LinkRow> rows = hop.bins->Take(now, true);
+        h.binS = rows.empty() ? 0 : rows.front().widthS;
+        for (const LinkRow& row : rows)
+        {
+            h.jobBytes.push_back(row.jobBytes);
+        }
+        out.push_back(std::move(h));
+    }
+    return out;
 }
 
 } // namespace flumen

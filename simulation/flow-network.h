@@ -49,8 +49,8 @@ class FlowNetwork : public Network
     PortSummary Bottleneck() const override;
     std::vector<PortSummary> Ports() const override;
     std::vector<LinkRow> TakeLinkSeries(bool closedOnly) override;
-    /** Not kept at flow level (docs/flow-engine.md): empty. */
-    std::vector<RingHopSeries> RingHops() const override { return {}; }
+    /** Each ring hop's job bytes on its host's NIC egress link, binned from its rates. */
+    std::vector<RingHopSeries> RingHops() const override;
     /** No packets at flow level (the scenario rules refuse outputs.pcap_hosts with it). */
     void CapturePcap(const std::vector<uint32_t>&, const std::string&) override
     {
@@ -98,6 +98,14 @@ class FlowNetwork : public Network
     std::vector<double> m_windowStartQueue;             //!< per link, its queue's byte-seconds
     std::vector<BufferLossSummary> m_windowStartLosses; //!< per link, its overflows and cuts so far
     std::unique_ptr<FluidLinkBins> m_bins;              //!< link.csv (none: not binned)
+    /** ring.csv: a ring job host's egress towards the next rank, binned as link.csv is. */
+    struct Hop
+    {
+        uint32_t from, to;
+        uint32_t link;
+        std::unique_ptr<FluidLinkBins> bins;
+    };
+    mutable std::vector<Hop> m_hops;
 };
 
 } // namespace flumen

@@ -107,7 +107,7 @@ TEST(Plot, ARunsPicturesCarryItsOwnData)
     }
 }
 
-TEST(Plot, SeveralJobsGetABandEachAndTheFlowEngineNoRingHops)
+TEST(Plot, SeveralJobsGetABandEachAtFlowLevelToo)
 {
     test::TempDir dir;
     const std::string scenario = dir.Write("jobs.json", R"({
@@ -125,8 +125,11 @@ TEST(Plot, SeveralJobsGetABandEachAndTheFlowEngineNoRingHops)
     EXPECT_EQ(compute.front().substr(0, 2), "0 ");
     EXPECT_EQ(compute.back().substr(0, 2), "1 ");
     EXPECT_TRUE(fs::exists(plots / "iteration-cdf.1.dat"));
-    EXPECT_FALSE(fs::exists(plots / "ring-hops.dat")); // the flow engine writes no ring.csv
-    EXPECT_NE(run.output.find("ring-hops.png"), std::string::npos) << run.output;
+    // The flow engine's ring.csv: both jobs' hops (two of each 2-rank ring).
+    const auto ring = test::ReadCsvRows(out + "/ring.csv");
+    ASSERT_FALSE(ring.empty());
+    EXPECT_EQ(ring.front().size(), 5u); // time_s and four hops
+    EXPECT_FALSE(DataLines(plots / "ring-hops.dat").empty());
     if (HaveGnuplot())
     {
         EXPECT_TRUE(fs::exists(plots / "jobs.png"));
