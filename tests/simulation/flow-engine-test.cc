@@ -214,14 +214,17 @@ TEST(FlowEngine, BothEnginesRunMoreHostsThanTheTestbed)
 namespace
 {
 
-/** A small ring beside iperf into S0 (configuration B, a FIFO ToR port) in one engine. */
+/**
+ * A small ring beside iperf into S0 (configuration B, a FIFO ToR port) in one engine: 2 MB of
+ * gradients, so that its packet runs stay seconds long (minutes under the sanitizers).
+ */
 std::string
 RingBesideIperf(const test::TempDir& dir, const std::string& engine)
 {
     return dir.Write(engine + ".json", R"({
       "topology": {"configuration": "B"},
       "job": {"model": "m", "iterations": 3, "warmup_iterations": 1},
-      "models": {"m": {"parameters": 2000000, "compute_s": 0.004}},
+      "models": {"m": {"parameters": 500000, "compute_s": 0.004}},
       "cross_traffic": {"type": "iperf"},
       "simulation": {"engine": ")" + engine + "\"}}");
 }
