@@ -2,6 +2,7 @@
 
 #include "atomic-file.h"
 #include "child-process.h"
+#include "run-store.h"
 #include "slurm-pool.h"
 
 #include <fmt/format.h>
@@ -58,7 +59,7 @@ FormatDuration(double seconds)
 bool
 PointFinished(const fs::path& dir, const std::string& id)
 {
-    return fs::exists(dir / id / "summary.json");
+    return fs::exists(dir / id / "summary.json") || InRunsFile(dir, id);
 }
 
 std::string

@@ -55,7 +55,7 @@ struct PoolOptions
 
 /** A wall time for progress lines: "42s", "12m05s", "3h07m". */
 std::string FormatDuration(double seconds);
-/** True when the point's folder holds a finished run. */
+/** True when the point's folder holds a finished run, or DIR's runs files do (run-store.h). */
 bool PointFinished(const std::filesystem::path& dir, const std::string& id);
 /** The failure record of a point ("" when none): its error and the tail of its log. */
 std::string PointFailure(const std::filesystem::path& dir, const std::string& id);

@@ -1,6 +1,8 @@
 #include "engine-comparison.h"
 
 #include "atomic-file.h"
+#include "point-pool.h"
+#include "run-store.h"
 #include "run-summary.h"
 #include "summary-statistics.h"
 
@@ -51,12 +53,12 @@ struct Pair
 std::optional<RunSummary>
 Finished(const fs::path& points, const std::string& id)
 {
-    const fs::path file = points / id / "summary.json";
-    if (!fs::exists(file))
+    const std::optional<std::string> text = ReadRunFile(points, id, "summary.json");
+    if (!text)
     {
         return std::nullopt;
     }
-    return ReadRunSummary(file.string());
+    return ParseRunSummary(*text, (points / id / "summary.json").string());
 }
 
 } // namespace
@@ -67,18 +69,15 @@ std::string
 PacketRunOf(const PoolPoint& r, const fs::path& packetPoints, PacketRunMatch match)
 {
     const std::string id = r.about.value("packet_run", "");
-    if (id.empty() || fs::exists(packetPoints / id) || match == PacketRunMatch::ExactId)
+    if (id.empty() || PointFinished(packetPoints, id) || match == PacketRunMatch::ExactId)
     {
         return id;
     }
     const std::string prefix = id.substr(0, id.rfind('-') + 1); // "<point>-s<seed>-"
     std::string found;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(packetPoints, ec))
+    for (const std::string& name : StoredRunIds(packetPoints))
     {
-        const std::string name = e.path().filename().string();
-        if (e.is_directory() && name.rfind(prefix, 0) == 0
-            && name.find('-', prefix.size()) == std::string::npos)
+        if (name.rfind(prefix, 0) == 0 && name.find('-', prefix.size()) == std::string::npos)
         {
             if (!found.empty())
             {

@@ -17,6 +17,7 @@
 #include "engine-testbed-comparison.h"
 #include "folder-lock.h"
 #include "point-pool.h"
+#include "run-store.h"
 #include "scenario.h"
 #include "slurm-pool.h"
 #include "validation-collate.h"
@@ -48,6 +49,9 @@ const char* kUsage
       "                       [--fit-engine flow]\n"
       "                       [--objective mean=1,cross=1,p99=0]\n"
       "                       [--backend slurm [--partition P] [--time T] ...]\n"
+      "       flumen validate --unpack POINTS_DIR RUN_ID --out DIR\n"
+      "  --unpack            a stored run's scenario.json, summary.json and iterations.csv\n"
+      "                      into DIR (its folder or a line of DIR/points/<series>.runs.jsonl)\n"
       "  --calibration FILE  compute times from `flumen calibrate` (default: the built-in\n"
       "                      profiles, themselves calibrated from the testbed's idle runs)\n"
       "  --calibration-for C=FILE  configuration C's runs take their profiles from FILE (e.g.\n"
@@ -376,11 +380,57 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
     return r.outOfSample.incomplete || r.inSamplePoints.incomplete ? 1 : 0;
 }
 
+const char* kUnpackUsage = "usage: flumen validate --unpack POINTS_DIR RUN_ID --out DIR\n";
+
+/**
+ * flumen validate --unpack POINTS_DIR RUN_ID --out DIR: a stored run's scenario.json,
+ * summary.json and iterations.csv into DIR, from its folder or its series' runs file (e.g. to
+ * re-run a shipped point with ./flumen run DIR/scenario.json --set ...). Exit 2 when the run
+ * is not there or DIR cannot be written.
+ */
+int
+Unpack(int argc, char** argv)
+{
+    if (argc != 6 || std::string(argv[4]) != "--out")
+    {
+        std::cerr << "flumen validate: --unpack takes a points folder, a run id and --out DIR\n"
+                  << kUnpackUsage;
+        return 2;
+    }
+    const std::string points = argv[2], id = argv[3], out = argv[5];
+    try
+    {
+        flumen::CheckOutputFolder(out, "--out");
+        std::vector<std::pair<std::string, std::string>> files;
+        for (const char* name : { "scenario.json", "iterations.csv", "summary.json" })
+        {
+            std::optional<std::string> text = flumen::ReadRunFile(points, id, name);
+            if (!text)
+            {
+                throw std::runtime_error(fmt::format(
+                    "{}: no finished run {} (neither a folder nor a line of a *{} file)", points,
+                    id, flumen::kRunsFileSuffix));
+            }
+            files.emplace_back(name, *text);
+        }
+        flumen::WriteFileSetAtomically(out, files);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "flumen validate: " << e.what() << "\n";
+        return 2;
+    }
+    std::cout << "flumen validate: run " << id << " in " << out << "\n";
+    return 0;
+}
+
 } // namespace
 
 int
 main(int argc, char** argv)
 {
+    if (argc > 1 && std::string(argv[1]) == "--unpack")
+        return Unpack(argc, argv);
     flumen::ValidationOptions o;
     FitOptions fitOptions;
     flumen::CrossValidationOptions cv;
@@ -466,6 +516,20 @@ main(int argc, char** argv)
     {
         std::cerr << "flumen validate: " << e.what() << "\n";
         return 1;
+    }
+    // The finished runs into one file per series (batch/run-store.h), here where no other
+    // process writes them; they still resume point by point.
+    if (o.run.backend != flumen::PoolBackend::Slurm)
+    {
+        try
+        {
+            flumen::CompactRuns(pointsDir, flumen::RunsBySeries(plan));
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "flumen validate: compacting the runs: " << e.what() << "\n";
+            return 1;
+        }
     }
     flumen::CollatedValidation got = flumen::CollateValidation(plan, pointsDir);
 

@@ -490,16 +490,22 @@ ReadRunSummary(const std::string& path)
         throw RunSummaryError(
             fmt::format("{}: cannot open the run summary: {}", path, file.problem));
     }
+    return ParseRunSummary(file.text, path);
+}
+
+RunSummary
+ParseRunSummary(const std::string& text, const std::string& source)
+{
     json j;
     try
     {
-        j = json::parse(file.text);
+        j = json::parse(text);
     }
     catch (const json::parse_error& e)
     {
-        throw RunSummaryError(fmt::format("{}: invalid JSON: {}", path, e.what()));
+        throw RunSummaryError(fmt::format("{}: invalid JSON: {}", source, e.what()));
     }
-    return RunSummaryFromJson(j, path);
+    return RunSummaryFromJson(j, source);
 }
 
 } // namespace flumen

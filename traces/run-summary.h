@@ -200,6 +200,8 @@ nlohmann::json ToJson(const RunSummary& summary);
 RunSummary RunSummaryFromJson(const nlohmann::json& j, const std::string& source);
 /** Reads DIR/summary.json. Throws RunSummaryError naming the file. */
 RunSummary ReadRunSummary(const std::string& path);
+/** Reads a summary.json's text; `source` names errors. Throws RunSummaryError. */
+RunSummary ParseRunSummary(const std::string& text, const std::string& source);
 
 /** A few lines for people: iteration times, cross traffic, bottleneck, speed. */
 std::string FormatHumanSummary(const RunSummary& summary);

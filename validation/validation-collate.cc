@@ -2,6 +2,7 @@
 
 #include "atomic-file.h"
 #include "run-outputs.h"
+#include "run-store.h"
 #include "run-summary.h"
 #include "summary-statistics.h"
 #include "testbed-settings.h"
@@ -38,11 +39,14 @@ struct RunResult
 bool
 ReadRun(const fs::path& dir, RunResult& run, std::vector<double>& durations)
 {
-    if (!PointFinished(dir.parent_path(), dir.filename().string()))
+    const fs::path points = dir.parent_path();
+    const std::string id = dir.filename().string();
+    const std::optional<std::string> summary = ReadRunFile(points, id, "summary.json");
+    if (!summary)
     {
         return false;
     }
-    run.summary = ReadRunSummary((dir / "summary.json").string());
+    run.summary = ParseRunSummary(*summary, (dir / "summary.json").string());
     run.jobFinished = run.summary.jobFinished.value_or(true);
     run.meanS = run.summary.iterationTimeS.mean;
     if (!run.jobFinished)
@@ -55,7 +59,7 @@ ReadRun(const fs::path& dir, RunResult& run, std::vector<double>& durations)
         }
         run.lowerBoundS = run.summary.unfinished->lowerBoundS;
     }
-    for (const auto& r : ParseIterationsCsv(ReadTextFile(dir / "iterations.csv"),
+    for (const auto& r : ParseIterationsCsv(ReadRunFile(points, id, "iterations.csv").value_or(""),
                                             (dir / "iterations.csv").string()))
     {
         (r.warmup ? run.warmupDurations : durations).push_back(r.DurationS());

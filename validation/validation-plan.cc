@@ -534,6 +534,17 @@ CompleteValidationOptions(ValidationOptions& o)
     }
 }
 
+std::map<std::string, std::vector<std::string>>
+RunsBySeries(const ValidationPlan& plan)
+{
+    std::map<std::string, std::vector<std::string>> groups;
+    for (const auto& run : plan.runs)
+    {
+        groups[run.about.value("series", std::string("runs"))].push_back(run.id);
+    }
+    return groups;
+}
+
 ValidationPlan
 PlanValidation(const ValidationOptions& o)
 {

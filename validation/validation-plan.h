@@ -130,6 +130,9 @@ void CompleteValidationOptions(ValidationOptions& options);
  */
 ValidationPlan PlanValidation(const ValidationOptions& options);
 
+/** The plan's runs by their series (run-store.h's files): series -> run ids. */
+std::map<std::string, std::vector<std::string>> RunsBySeries(const ValidationPlan& plan);
+
 /**
  * Reduces a plan to the runs of the points `keep` accepts: its CDFs and ring bandwidths go,
  * and every run no kept point uses (the points stay, reported as not run).

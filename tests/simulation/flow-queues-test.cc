@@ -26,19 +26,11 @@ namespace
 
 const std::string kPoints = FLUMEN_SOURCE_DIR "/results/validation/points/";
 
-// The shipped packet-level run of a planned point ("" when not shipped).
+// The shipped packet-level run of a planned point, as a folder in `dir` ("" when not shipped).
 std::string
-PacketRun(const std::string& prefix)
+PacketRun(const std::string& prefix, const test::TempDir& dir)
 {
-    for (const auto& e : fs::directory_iterator(kPoints))
-    {
-        const std::string name = e.path().filename().string();
-        if (name.rfind(prefix, 0) == 0 && fs::exists(e.path() / "summary.json"))
-        {
-            return e.path().string();
-        }
-    }
-    return "";
+    return test::StoredRunFolder(kPoints, prefix, dir);
 }
 
 struct Figures
@@ -63,7 +55,7 @@ TEST(FlowQueues, RoceBesideWebSearchAgreesWithThePacketLevelWhereMaxMinDidNot)
                                      "websearch-rdma-configB-densenet161-21.919G-s2-",
                                      "websearch-rdma-configB-vgg16-19.663G-s2-" })
     {
-        const std::string packet = PacketRun(point);
+        const std::string packet = PacketRun(point, dir);
         ASSERT_FALSE(packet.empty()) << "no shipped packet run " << point << "* in " << kPoints;
         const Figures ref = Read(packet + "/summary.json");
         Figures flow[2];
@@ -94,7 +86,7 @@ TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops
     // flows overrun the 8 MB buffer); the flow engine's overflows there cut windows, which
     // summary.json reports on that port alone. Without standing queues there is no host buffer.
     test::TempDir dir;
-    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-");
+    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-", dir);
     ASSERT_FALSE(packet.empty()) << "no shipped packet run in " << kPoints;
     auto port = [](const json& summary, const std::string& name)
     {
@@ -191,7 +183,8 @@ TEST(FlowQueues, TheSendersBufferReportsTheEnginesLossesWhereThePacketLevelDrops
 TEST(FlowQueues, LinkCsvFollowsTheNamedPortAtFlowLevelToo)
 {
     // Naming the bottleneck gives the default link.csv; naming the sender's NIC another.
-    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-");
+    test::TempDir dir;
+    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-", dir);
     ASSERT_FALSE(packet.empty()) << "no shipped packet run in " << kPoints;
     json user = json::parse(test::ReadFile(packet + "/scenario.json"));
     user["simulation"]["engine"] = "flow";
@@ -224,7 +217,8 @@ TEST(FlowQueues, TcpCsvFollowsTheEnginesWindowFlows)
     // The same VGG-16 point at flow level with tcp.csv: a row per flow of flows.csv, from its
     // window flow's record; its slow start ends by HyStart (from the low window on) or at a
     // host buffer's overflow, whose cuts are its recoveries. The engine has no timeouts.
-    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-");
+    test::TempDir dir;
+    const std::string packet = PacketRun("websearch-rdma-configB-vgg16-19.663G-s2-", dir);
     ASSERT_FALSE(packet.empty()) << "no shipped packet run in " << kPoints;
     json user = json::parse(test::ReadFile(packet + "/scenario.json"));
     user["simulation"]["engine"] = "flow";

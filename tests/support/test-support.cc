@@ -2,6 +2,7 @@
 
 #include "atomic-file.h"
 #include "csv-format.h"
+#include "run-store.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -198,6 +199,26 @@ MatchesGolden(const std::string& name, const std::string& actual)
            << (line < want.size() ? want[line] : "<end>") << "', got '"
            << (line < got.size() ? got[line] : "<end>")
            << "' (a deliberate model change: re-run with FLUMEN_UPDATE_GOLDEN=1 and commit)";
+}
+
+std::string
+StoredRunFolder(const std::string& points, const std::string& prefix, const TempDir& dir)
+{
+    for (const std::string& id : StoredRunIds(points))
+    {
+        if (id.rfind(prefix, 0) != 0)
+        {
+            continue;
+        }
+        const std::string folder = dir.Path() + "/" + id;
+        std::filesystem::create_directories(folder);
+        for (const char* file : { "scenario.json", "summary.json", "iterations.csv" })
+        {
+            dir.Write(id + "/" + file, ReadRunFile(points, id, file).value_or(""));
+        }
+        return folder;
+    }
+    return "";
 }
 
 } // namespace flumen::test

@@ -41,6 +41,13 @@ CommandResult RunCommand(const std::string& commandLine);
  * "2026-11-23 delayed-ACK 40 ms") with the ring it ran: the engines are compared on one model.
  */
 inline const std::string kRingBeforeFlowControl = " --set job.nccl.flow_control=false";
+/**
+ * A finished run of a points folder whose id starts with `prefix` (batch/run-store.h: its folder
+ * or its series' runs file), written out as DIR/<id>/ with its scenario.json, summary.json and
+ * iterations.csv; returns that folder ("" when there is none).
+ */
+std::string StoredRunFolder(const std::string& points, const std::string& prefix,
+                            const TempDir& dir);
 /** Runs flumen-run with these arguments (shell-quoted by the caller where needed). */
 CommandResult RunFlumen(const std::string& args);
 /** Runs flumen-sweep with these arguments (shell-quoted by the caller where needed). */

@@ -1,6 +1,7 @@
 // The typed run summary: what ToJson writes FromJson reads back unchanged, a summary.json
 // that lacks or mistypes a key is named by file and key, and the shipped validation runs'
 // summaries (written before the type existed) read.
+#include "run-store.h"
 #include "run-summary.h"
 #include "test-support.h"
 
@@ -127,15 +128,11 @@ TEST(RunSummary, ShippedValidationRunsRead)
 {
     const std::filesystem::path points = FLUMEN_SOURCE_DIR "/results/validation/points";
     size_t read = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(points))
+    for (const std::string& id : StoredRunIds(points))
     {
-        const auto file = entry.path() / "summary.json";
-        if (std::filesystem::exists(file))
-        {
-            RunSummary s = ReadRunSummary(file.string());
-            EXPECT_GT(s.simulatedTimeS, 0) << file;
-            ++read;
-        }
+        RunSummary s = ParseRunSummary(ReadRunFile(points, id, "summary.json").value(), id);
+        EXPECT_GT(s.simulatedTimeS, 0) << id;
+        ++read;
     }
     std::cout << "[measure] " << read << " shipped run summaries read\n";
     EXPECT_GT(read, 100u);

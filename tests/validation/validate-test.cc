@@ -1,6 +1,8 @@
 // flumen validate end to end: bad input rejected before anything runs, a quick validation of
 // one testbed series with its report, and a re-run that reuses every finished point.
 #include "csv-format.h"
+#include "point-pool.h"
+#include "run-store.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -206,25 +208,24 @@ TEST(Validate, QuickSeriesReportAndResume)
               std::string::npos)
         << report;
     int runs = 0;
-    for (const auto& e : fs::recursive_directory_iterator(out))
+    // The runs, compacted into their series' runs file (batch/run-store.h).
+    EXPECT_TRUE(fs::exists(out + "/points/iperf-rdma-configA.runs.jsonl"));
+    for (const std::string& id : StoredRunIds(out + "/points"))
     {
-        if (e.path().filename() == "scenario.json")
+        ++runs;
+        json run = json::parse(ReadRunFile(out + "/points", id, "scenario.json").value());
+        EXPECT_EQ(run["topology"]["switch_queue"]["discipline"], "fifo") << id;
+        EXPECT_EQ(run["topology"]["switch_queue"]["buffer_bytes"], 296875000) << id;
+        if (run["cross_traffic"]["type"] == "iperf")
         {
-            ++runs;
-            json run = json::parse(test::ReadFile(e.path().string()));
-            EXPECT_EQ(run["topology"]["switch_queue"]["discipline"], "fifo") << e.path();
-            EXPECT_EQ(run["topology"]["switch_queue"]["buffer_bytes"], 296875000) << e.path();
-            if (run["cross_traffic"]["type"] == "iperf")
+            // The fewest iperf streams whose share beside busy RDMA, k/(k+1) of 25 Gbps,
+            // reaches the load: what the testbed's operator raised -P to.
+            double x = run["cross_traffic"]["load_gbps"].get<double>();
+            int k = run["cross_traffic"]["streams"].get<int>();
+            EXPECT_GE(25.0 * k / (k + 1), x) << id;
+            if (k > 1)
             {
-                // The fewest iperf streams whose share beside busy RDMA, k/(k+1) of 25 Gbps,
-                // reaches the load: what the testbed's operator raised -P to.
-                double x = run["cross_traffic"]["load_gbps"].get<double>();
-                int k = run["cross_traffic"]["streams"].get<int>();
-                EXPECT_GE(25.0 * k / (k + 1), x) << e.path();
-                if (k > 1)
-                {
-                    EXPECT_LT(25.0 * (k - 1) / k, x) << e.path();
-                }
+                EXPECT_LT(25.0 * (k - 1) / k, x) << id;
             }
         }
     }
@@ -336,11 +337,8 @@ TEST(Validate, RunsPicksTheRunsToSimulate)
     EXPECT_NE(r.output.find("(1 simulation runs of 3, picked by --runs: 1 now, 0 earlier"),
               std::string::npos)
         << r.output;
-    std::vector<std::string> ran;
-    for (const auto& e : fs::directory_iterator(out + "/points"))
-    {
-        ran.push_back(e.path().filename().string());
-    }
+    // The runs of the validation (compacted into their series' file, batch/run-store.h).
+    const std::vector<std::string> ran = StoredRunIds(out + "/points");
     ASSERT_EQ(ran.size(), 1u);
     EXPECT_NE(ran[0].find("-idle-s1-"), std::string::npos) << ran[0];
     auto rows = CsvRows(test::ReadFile(out + "/points.csv"));
@@ -449,10 +447,10 @@ TEST(Validate, FlowEngineRunsEveryPointAndIsSetBesideThePacketLevel)
         EXPECT_EQ(rows[i][Column(h, "series")], "iperf-rdma-configA");
         EXPECT_EQ(rows[i][Column(h, "model")], "resnet50");
         EXPECT_EQ(rows[i][Column(h, "transport")], "rdma");
-        EXPECT_TRUE(fs::exists(packet + "/" + rows[i][Column(h, "packet_run")]));
+        EXPECT_TRUE(PointFinished(packet, rows[i][Column(h, "packet_run")]));
         // Every run's summary names its engine.
         json s = json::parse(
-            test::ReadFile(out + "/points/" + rows[i][Column(h, "run")] + "/summary.json"));
+            ReadRunFile(out + "/points", rows[i][Column(h, "run")], "summary.json").value());
         EXPECT_EQ(s["engine"], "flow");
         const double diff = std::stod(rows[i][Column(h, "mean_diff_pct")]);
         std::cout << "[measure] " << rows[i][Column(h, "run")] << ": flow vs packet mean " << diff
@@ -519,11 +517,11 @@ TEST(Validate, SetGoesIntoEveryRunAndTheReport)
                                + packet + " --out " + out);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     size_t runs = 0;
-    for (const auto& e : fs::directory_iterator(out + "/points"))
+    for (const std::string& id : StoredRunIds(out + "/points"))
     {
-        const json s = json::parse(test::ReadFile((e.path() / "scenario.json").string()));
-        EXPECT_EQ(s["cross_traffic"]["chunk_bytes"], 18068) << e.path();
-        EXPECT_EQ(s["cross_traffic"]["chunk_gap_us"], 55) << e.path();
+        const json s = json::parse(ReadRunFile(out + "/points", id, "scenario.json").value());
+        EXPECT_EQ(s["cross_traffic"]["chunk_bytes"], 18068) << id;
+        EXPECT_EQ(s["cross_traffic"]["chunk_gap_us"], 55) << id;
         ++runs;
     }
     EXPECT_GE(runs, 3u);
