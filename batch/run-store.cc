@@ -143,6 +143,19 @@ FindStored(const Index& index, const std::string& id)
     return nullptr;
 }
 
+// A run folder's JSON file, or an error naming it (a run folder is the pool's own output, so
+// this is a damaged disk or a hand edit).
+json
+ParseRunJson(const fs::path& path, const std::string& text)
+{
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+    {
+        throw std::runtime_error(fmt::format("{}: expected a JSON object", path.string()));
+    }
+    return j;
+}
+
 } // namespace
 
 std::optional<std::string>
@@ -244,8 +257,10 @@ CompactRuns(const fs::path& dir, const std::map<std::string, std::vector<std::st
         {
             json run = { { "id", id } };
             const std::string scenario = ReadTextFile((dir / id / "scenario.json").string());
-            run["scenario"] = scenario.empty() ? json::object() : json::parse(scenario);
-            run["summary"] = json::parse(ReadTextFile((dir / id / "summary.json").string()));
+            run["scenario"] = scenario.empty() ? json::object()
+                                               : ParseRunJson(dir / id / "scenario.json", scenario);
+            const fs::path summary = dir / id / "summary.json";
+            run["summary"] = ParseRunJson(summary, ReadTextFile(summary.string()));
             run["iterations_csv"] = ReadTextFile((dir / id / "iterations.csv").string());
             lines[id] = run.dump();
         }

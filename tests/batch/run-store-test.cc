@@ -120,3 +120,24 @@ TEST(RunStore, UnpackWritesAStoredRunsFilesAndRefusesOneThatIsNotThere)
     EXPECT_FALSE(fs::exists(dir.Path() + "/none"));
     EXPECT_EQ(test::RunValidate("--unpack " + dir.Path()).exitCode, 2);
 }
+
+TEST(RunStore, ABrokenSummaryIsNamedAndItsFolderKept)
+{
+    test::TempDir dir;
+    WriteRun(dir, "series-a-1G-s1-aaaa", 0.125);
+    dir.Write("series-a-1G-s1-aaaa/summary.json", "{\"iteration_time_s\": ");
+    try
+    {
+        CompactRuns(dir.Path(), { { "series-a", { "series-a-1G-s1-aaaa" } } });
+        FAIL() << "a broken summary was compacted";
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("series-a-1G-s1-aaaa/summary.json: expected a JSON "
+                                             "object"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_TRUE(fs::exists(dir.Path() + "/series-a-1G-s1-aaaa/summary.json"));
+    EXPECT_FALSE(fs::exists(dir.Path() + "/series-a.runs.jsonl"));
+}
