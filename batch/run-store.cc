@@ -48,18 +48,20 @@ struct Index
 std::mutex g_mutex;
 std::map<std::string, Index> g_indexes;
 
-std::map<std::string, StoredRun>
-ParseRunsFile(const fs::path& path)
+// A runs file's lines by run id, each as written and as parsed; throws naming the file and
+// line where one is not a run.
+std::map<std::string, std::pair<std::string, json>>
+ReadRunLines(const fs::path& path)
 {
     const InputFile in = ReadInputFile(path.string());
     if (!in.problem.empty())
     {
         throw std::runtime_error(fmt::format("{}: {}", path.string(), in.problem));
     }
-    std::map<std::string, StoredRun> runs;
-    std::istringstream lines(in.text);
+    std::map<std::string, std::pair<std::string, json>> lines;
+    std::istringstream text(in.text);
     std::string line;
-    for (size_t number = 1; std::getline(lines, line); ++number)
+    for (size_t number = 1; std::getline(text, line); ++number)
     {
         if (line.empty())
         {
@@ -74,11 +76,23 @@ ParseRunsFile(const fs::path& path)
                 "{}:{}: expected a run: {{\"id\", \"scenario\", \"summary\", \"iterations_csv\"}}",
                 path.string(), number));
         }
-        StoredRun r;
+        const std::string id = j["id"].get<std::string>();
+        lines[id] = { line, std::move(j) };
+    }
+    return lines;
+}
+
+std::map<std::string, StoredRun>
+ParseRunsFile(const fs::path& path)
+{
+    std::map<std::string, StoredRun> runs;
+    for (const auto& [id, line] : ReadRunLines(path))
+    {
+        const json& j = line.second;
+        StoredRun& r = runs[id];
         r.scenario = j.value("scenario", json::object()).dump(2) + "\n";
         r.summary = j["summary"].dump(2) + "\n";
         r.iterations = j["iterations_csv"].get<std::string>();
-        runs[j["id"].get<std::string>()] = std::move(r);
     }
     return runs;
 }
@@ -231,26 +245,9 @@ CompactRuns(const fs::path& dir, const std::map<std::string, std::vector<std::st
         std::map<std::string, std::string> lines; // id -> line, sorted
         if (fs::exists(file, ec))
         {
-            const InputFile in = ReadInputFile(file.string());
-            if (!in.problem.empty())
+            for (const auto& [id, line] : ReadRunLines(file))
             {
-                throw std::runtime_error(fmt::format("{}: {}", file.string(), in.problem));
-            }
-            std::istringstream text(in.text);
-            std::string line;
-            for (size_t number = 1; std::getline(text, line); ++number)
-            {
-                if (line.empty())
-                {
-                    continue;
-                }
-                json j = json::parse(line, nullptr, false);
-                if (j.is_discarded() || !j.contains("id") || !j["id"].is_string())
-                {
-                    throw std::runtime_error(
-                        fmt::format("{}:{}: expected a run's line", file.string(), number));
-                }
-                lines[j["id"].get<std::string>()] = line;
+                lines[id] = line.first;
             }
         }
         for (const auto& id : folders)
