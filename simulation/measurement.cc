@@ -85,6 +85,28 @@ Measurement::Schedule()
 }
 
 void
+Measurement::StopAfterWallSeconds(double seconds)
+{
+    m_wallBudgetS = seconds;
+    if (seconds > 0)
+    {
+        Simulator::Schedule(MicroSeconds(100), &Measurement::CheckWallBudget, this);
+    }
+}
+
+void
+Measurement::CheckWallBudget()
+{
+    if (std::chrono::duration<double>(Clock::now() - m_wallStart).count() >= m_wallBudgetS)
+    {
+        m_wallBudgetHit = true;
+        Simulator::Stop();
+        return;
+    }
+    Simulator::Schedule(MicroSeconds(100), &Measurement::CheckWallBudget, this);
+}
+
+void
 Measurement::KeepRunningAfterTheJob()
 {
     for (auto& m : m_jobs)

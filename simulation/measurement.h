@@ -57,6 +57,10 @@ class Measurement
     void WatchCrossTraffic(const std::optional<CrossTraffic>& cross);
     /** Schedules what starts with the run: windows without a warm-up, progress lines. */
     void Schedule();
+    /** Stops the run once it has taken this many wall seconds (0: never). */
+    void StopAfterWallSeconds(double seconds);
+    /** Whether StopAfterWallSeconds stopped it. */
+    bool WallBudgetHit() const { return m_wallBudgetHit; }
     /** A fixed-length run: the jobs' end does not stop it. */
     void KeepRunningAfterTheJob();
     /** After the run: a window never opened (a job cut in its warm-up) is the whole run. */
@@ -78,6 +82,7 @@ class Measurement
     void OnIteration(size_t job, const ns3::IterationRecord& record);
     void OnJobFinished(size_t job);
     void Progress();
+    void CheckWallBudget();
 
     const Scenario& m_scenario;
     Network& m_network;
@@ -86,6 +91,8 @@ class Measurement
     Clock::time_point m_lastProgress;
     std::vector<MeasuredJob> m_jobs;
     std::optional<CrossTraffic> m_cross;
+    double m_wallBudgetS = 0;
+    bool m_wallBudgetHit = false;
     bool m_windowOpen = false;
     bool m_wholeRun = false;
     ns3::Time m_windowStart;

@@ -89,7 +89,14 @@ FailUnfinished(const Scenario& s, const Measurement& m)
                             job.iterationsDone / std::max(1u, job.workers), job.spec->iterations,
                             ranks);
     }
+    const double simulatedS = Simulator::Now().GetSeconds();
     Simulator::Destroy();
+    if (m.WallBudgetHit())
+    {
+        throw RunError(fmt::format("{}: {} within the wall-time budget (stopped at {} s "
+                                   "simulated)",
+                                   s.source, what, simulatedS));
+    }
     throw RunError(fmt::format("{}: {} before simulation.max_time_s = {} s; raise "
                                "simulation.max_time_s or lower job.iterations",
                                s.source, what, s.maxTimeS));
@@ -130,6 +137,7 @@ RunInOneEngine(const Scenario& s, const RunOptions& options)
         network->CapturePcap(s.pcapHosts, options.pcapDir);
     }
     measurement.Schedule();
+    measurement.StopAfterWallSeconds(options.wallBudgetS);
     if (options.beforeRun)
     {
         SimulationHandles handles{ network->Topology(), jobs.empty() ? nullptr : &jobs[0], {} };

@@ -47,6 +47,12 @@ struct RunOptions
      * did not (benchmarks); 0: run until the job finishes (an error past max_time_s).
      */
     double fixedDurationS = 0;
+    /**
+     * Above 0: stop once the run has taken this many wall seconds (checked every 100 us of
+     * simulated time), as simulation.max_time_s would stop it (benchmarks of runs too slow to
+     * finish; with on_max_time report the summary says how far the job got).
+     */
+    double wallBudgetS = 0;
     /** Where the pcap files of outputs.pcap_hosts go (the caller moves them into place). */
     std::string pcapDir;
     /**
