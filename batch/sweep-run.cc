@@ -2,6 +2,7 @@
 
 #include "atomic-file.h"
 #include "folder-lock.h"
+#include "run-store.h"
 #include "slurm-pool.h"
 #include "slurm-submit.h"
 #include "sweep-status.h"
@@ -102,6 +103,20 @@ RunSweepTask(const SweepOptions& o, const Sweep& sweep)
                                  sweep.points.size(), (fs::path(o.out) / "results.csv").string());
     }
     return done ? 0 : 1;
+}
+
+size_t
+CompactSweep(const SweepOptions& o, const Sweep& sweep)
+{
+    const FolderLock lock(o.out, "flumen sweep --compact");
+    const fs::path points = fs::path(o.out) / "points";
+    std::vector<std::string> done;
+    for (const auto& p : sweep.points)
+    {
+        if (PointFinished(points, p.id))
+            done.push_back(p.id);
+    }
+    return CompactRuns(points, { { fs::path(o.file).stem().string(), done } });
 }
 
 int

@@ -34,6 +34,8 @@ struct SweepOptions
     std::string poolFile;       //!< internal: with --task, a point of this pool file (slurm-pool.h)
     /** Every point in both engines, engines.md beside results.csv. */
     bool compareEngines = false;
+    /** After the local run (or --collect): the finished points into one runs file. */
+    bool compact = false;
 };
 
 /** The sweep's points as the point pool runs them. */
@@ -50,6 +52,12 @@ int RunSweepLocally(const SweepOptions& options, const Sweep& sweep);
  * submission: exit 2); the last task to finish writes results.csv. 0 when the point is done.
  */
 int RunSweepTask(const SweepOptions& options, const Sweep& sweep);
+
+/**
+ * Moves the sweep's finished point folders into DIR/points/<sweep file's stem>.runs.jsonl (their
+ * scenario, summary and iterations; the bulky files go), under the folder's lock; how many moved.
+ */
+size_t CompactSweep(const SweepOptions& options, const Sweep& sweep);
 
 /**
  * What the options ask for: a SLURM array task (--task), the status (--status, --collect), a

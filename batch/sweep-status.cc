@@ -2,6 +2,7 @@
 
 #include "atomic-file.h"
 #include "point-pool.h"
+#include "run-store.h"
 
 #include <fmt/format.h>
 
@@ -54,7 +55,14 @@ WriteSweepResults(const Sweep& sweep, const fs::path& out, const std::vector<Poi
         const auto& p = sweep.points[i];
         if (st[i].status == "done")
         {
-            RunSummary s = ReadRunSummary((points / p.id / "summary.json").string());
+            // From the point's folder, or from the runs file a --compact sweep keeps it in.
+            const fs::path file = points / p.id / "summary.json";
+            const std::optional<std::string> text = ReadRunFile(points, p.id, "summary.json");
+            if (!text)
+            {
+                throw std::runtime_error(file.string() + ": a finished point's summary is gone");
+            }
+            RunSummary s = ParseRunSummary(*text, file.string());
             rows.push_back(ResultRow(sweep, p, &s, "done", ""));
         }
         else

@@ -28,7 +28,7 @@ namespace
 
 const char* kUsage
     = "usage: flumen sweep SWEEP.json --out DIR [--jobs N] [--calibration FILE] "
-      "[--compare-engines]\n"
+      "[--compare-engines] [--compact]\n"
       "       flumen sweep SWEEP.json --out DIR --backend slurm [--partition P] [--time T]\n"
       "             [--cpus-per-task N] [--throttle N] [--sbatch-arg ARG]... [--dry-run]\n"
       "       flumen sweep SWEEP.json --out DIR --status     (done/running/queued/failed/pending)\n"
@@ -38,7 +38,10 @@ const char* kUsage
       "--compare-engines: every point in both engines (simulation.engine packet and flow), "
       "DIR/engines.md\n"
       "             and engines.csv set them side by side (written by the local run and by "
-      "--collect)\n";
+      "--collect)\n"
+      "--compact: then the finished points' folders into DIR/points/<SWEEP>.runs.jsonl, a line\n"
+      "             each (scenario, summary, iterations; link.csv and flows.csv go): for "
+      "shipping\n";
 
 struct UsageError : std::runtime_error
 {
@@ -85,6 +88,8 @@ ParseOptions(int argc, char** argv)
             o.collect = true;
         else if (a == "--compare-engines")
             o.compareEngines = true;
+        else if (a == "--compact")
+            o.compact = true;
         else if (a == "--task")
             o.task = ParseWholeNumber(a, value(), 0, ~0ul);
         else if (a == "--sweep-id")
@@ -118,6 +123,9 @@ ParseOptions(int argc, char** argv)
     flumen::CheckBackendOptions(o.run, "--dry-run");
     if (o.status + o.collect + o.task.has_value() > 1)
         throw UsageError("--status, --collect and --task exclude each other");
+    if (o.compact
+        && (o.status || o.task || (o.run.backend == flumen::PoolBackend::Slurm && !o.collect)))
+        throw UsageError("--compact goes with a local run or with --collect");
     return o;
 }
 
@@ -174,6 +182,14 @@ main(int argc, char** argv)
                 std::cout << line << "\n";
             }
             std::cout << "wrote " << (fs::path(o.out) / "engines.md").string() << ", engines.csv\n";
+        }
+        if (o.compact && (ranHere || o.collect))
+        {
+            const size_t moved = flumen::CompactSweep(o, sweep);
+            std::cout << fmt::format(
+                "compacted {} point folders into {}\n", moved,
+                (fs::path(o.out) / "points" / (fs::path(o.file).stem().string() + ".runs.jsonl"))
+                    .string());
         }
         return status;
     }

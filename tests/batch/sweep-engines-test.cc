@@ -87,6 +87,63 @@ TEST(SweepEngines, EveryPointRunsInBothEnginesAndEnginesMdSetsThemSideBySide)
     EXPECT_FALSE(fs::exists(dir.Path() + "/twice"));
 }
 
+// --compact: the finished points' folders become one runs file, read back the same by
+// results.csv, the engine comparison and a resumed sweep (which runs nothing again).
+TEST(SweepEngines, CompactKeepsResultsAndComparisonAndResumesWithoutRunning)
+{
+    test::TempDir dir;
+    const std::string sweep = dir.Write("loads.json", kTwoLoads);
+    const std::string out = dir.Path() + "/out";
+    auto r = test::RunSweep(sweep + " --out " + out + " --jobs 2 --compare-engines");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::string results = test::ReadFile(out + "/results.csv");
+    const std::string engines = test::ReadFile(out + "/engines.csv");
+
+    auto compact
+        = test::RunSweep(sweep + " --out " + out + " --jobs 2 --compare-engines --compact");
+    ASSERT_EQ(compact.exitCode, 0) << compact.output;
+    EXPECT_NE(compact.output.find("4 already done, 0 to run"), std::string::npos) << compact.output;
+    EXPECT_NE(compact.output.find("compacted 4 point folders"), std::string::npos)
+        << compact.output;
+    size_t folders = 0;
+    for (const auto& e : fs::directory_iterator(out + "/points"))
+    {
+        folders += e.is_directory();
+    }
+    EXPECT_EQ(folders, 0u);
+    EXPECT_EQ(test::Lines(test::ReadFile(out + "/points/loads.runs.jsonl")).size(), 4u);
+    EXPECT_EQ(test::ReadFile(out + "/results.csv"), results);
+    // The comparison from the runs file: the same rows but the runs' wall times.
+    auto withoutWall = [](const std::string& path)
+    {
+        std::vector<std::map<std::string, std::string>> rows;
+        for (auto row : test::ReadCsvRows(path))
+        {
+            for (auto it = row.begin(); it != row.end();)
+            {
+                it = it->first.find("wall") != std::string::npos ? row.erase(it) : std::next(it);
+            }
+            rows.push_back(row);
+        }
+        return rows;
+    };
+    EXPECT_EQ(withoutWall(out + "/engines.csv"), withoutWall(dir.Write("before.csv", engines)));
+
+    // Again: nothing runs, nothing moves, and --collect reads the runs file too.
+    auto again = test::RunSweep(sweep + " --out " + out + " --compare-engines --compact");
+    ASSERT_EQ(again.exitCode, 0) << again.output;
+    EXPECT_NE(again.output.find("compacted 0 point folders"), std::string::npos) << again.output;
+    auto collect = test::RunSweep(sweep + " --out " + out + " --compare-engines --collect");
+    ASSERT_EQ(collect.exitCode, 0) << collect.output;
+    EXPECT_EQ(test::ReadFile(out + "/results.csv"), results);
+
+    // Where no runs end here, it is refused up front.
+    auto refused
+        = test::RunSweep(sweep + " --out " + out + " --compare-engines --compact --status");
+    EXPECT_EQ(refused.exitCode, 2) << refused.output;
+    EXPECT_NE(refused.output.find("--compact goes with"), std::string::npos) << refused.output;
+}
+
 TEST(SweepEngines, SlurmTasksRunThePointsAsSubmittedAndCollectCompares)
 {
     test::TempDir dir;
