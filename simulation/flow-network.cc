@@ -60,9 +60,10 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     const uint32_t hosts = s.hosts;
     m_net = CreateObject<FluidNetwork>();
     const double bps = s.linkRateGbps * 1e9;
-    const Time delay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
-    std::vector<uint32_t> up;
-    std::vector<uint32_t> down;
+    m_linkDelay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
+    m_leaves = s.leaves;
+    std::vector<uint32_t>& up = m_up;
+    std::vector<uint32_t>& down = m_down;
     // Standing queues at the switch's ports, held by an RDMA job's RoCE (docs/flow-engine.md:
     // with TCP alone max-min agrees better); where they mark, its queue pairs run DCQCN.
     m_queues = FlowEngineHasStandingQueues(s);
@@ -107,12 +108,15 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         host->SetNetwork(m_net);
         host->SetAddress(StarTopologyHelper::HostAddress(i)); // the packet level's
         m_addresses.push_back(host->GetAddress());
+        m_hostOf[host->GetAddress()] = i;
         m_hosts.Get(i)->AggregateObject(host);
     }
     // A fabric's uplinks: [leaf][spine] up, [spine][leaf] down (FIFO switch ports).
     const double uplinkBps = s.uplinkRateGbps * 1e9;
-    std::vector<std::vector<uint32_t>> leafUp(s.leaves > 1 ? s.leaves : 0);
-    std::vector<std::vector<uint32_t>> spineDown(s.leaves > 1 ? s.spines : 0);
+    std::vector<std::vector<uint32_t>>& leafUp = m_leafUp;
+    std::vector<std::vector<uint32_t>>& spineDown = m_spineDown;
+    leafUp.resize(s.leaves > 1 ? s.leaves : 0);
+    spineDown.resize(s.leaves > 1 ? s.spines : 0);
     for (uint32_t l = 0; l < leafUp.size(); ++l)
     {
         for (uint32_t sp = 0; sp < s.spines; ++sp)
@@ -127,47 +131,19 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     const StarRoles roles = CrossTrafficRoles(s);
     m_crossSource = roles.crossSource;
     m_crossDestination = roles.crossDestination;
-    // Routes where traffic goes: each rank to the next, and the cross traffic's (all pairs
-    // would grow as the square of the hosts).
-    auto route = [&](uint32_t from, uint32_t to)
+    // Routes are made where traffic asks for them (the ring's successors, the trees', the
+    // cross traffic's): all pairs would grow as the square of the hosts.
+    for (uint32_t i = 0; i < hosts; ++i)
     {
-        FluidHost::Route r;
-        r.to = m_hosts.Get(to)->GetObject<FluidHost>();
-        r.links = { up[from], down[to] };
-        r.delay = delay * 2;
-        const uint32_t a = StarTopologyHelper::LeafOf(from, hosts, s.leaves);
-        const uint32_t b = StarTopologyHelper::LeafOf(to, hosts, s.leaves);
-        if (a != b)
-        {
-            // Over any spine: a connection takes the one the source leaf's hash picks, as at
-            // packet level (the leaf's salt is its index); `links` is the first.
-            for (uint32_t sp = 0; sp < s.spines; ++sp)
-            {
-                r.paths.push_back({ up[from], leafUp[a][sp], spineDown[sp][b], down[to] });
-            }
-            r.salt = a;
-            r.links = r.paths.front();
-            r.delay = delay * 4;
-        }
-        m_hosts.Get(from)->GetObject<FluidHost>()->AddRoute(m_addresses[to], r);
-    };
-    // Every pair of a job's hosts: the ring uses its successors', other collectives their
-    // trees'.
-    for (const Scenario* job : Jobs(s))
-    {
-        for (uint32_t from : job->jobHosts)
-        {
-            for (uint32_t to : job->jobHosts)
-            {
-                if (from != to)
+        m_hosts.Get(i)->GetObject<FluidHost>()->SetRouteResolver(
+            Callback<FluidHost::Route, Ipv4Address>(
+                [this, i](Ipv4Address to)
                 {
-                    route(from, to);
-                }
-            }
-        }
+                    const auto it = m_hostOf.find(to);
+                    NS_ABORT_MSG_IF(it == m_hostOf.end(), "FlowNetwork: no host at " << to);
+                    return MakeRoute(i, it->second);
+                }));
     }
-    route(m_crossSource, m_crossDestination);
-    route(m_crossDestination, m_crossSource); // its ACKs
     const uint32_t b = roles.BottleneckHost();
     m_bottleneck = Port{ roles.BottleneckName(), roles.bottleneckAtNic ? up[b] : down[b] };
     m_tcpWireFactor = TcpWireFactor(s);
@@ -298,6 +274,31 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     helper.SetTransportAttribute("HostCeiling", ceiling);
     helper.SetTransportAttribute("WireFactor", DoubleValue(m_tcpWireFactor));
     helper.SetTransportAttribute("AckWireFactor", DoubleValue(m_tcpAckWireFactor));
+}
+
+FluidHost::Route
+FlowNetwork::MakeRoute(uint32_t from, uint32_t to) const
+{
+    const uint32_t hosts = m_hosts.GetN();
+    FluidHost::Route r;
+    r.to = m_hosts.Get(to)->GetObject<FluidHost>();
+    r.links = { m_up[from], m_down[to] };
+    r.delay = m_linkDelay * 2;
+    const uint32_t a = StarTopologyHelper::LeafOf(from, hosts, m_leaves);
+    const uint32_t b = StarTopologyHelper::LeafOf(to, hosts, m_leaves);
+    if (a != b)
+    {
+        // Over any spine: a connection takes the one the source leaf's hash picks, as at
+        // packet level (the leaf's salt is its index); `links` is the first.
+        for (uint32_t sp = 0; sp < m_spineDown.size(); ++sp)
+        {
+            r.paths.push_back({ m_up[from], m_leafUp[a][sp], m_spineDown[sp][b], m_down[to] });
+        }
+        r.salt = a;
+        r.links = r.paths.front();
+        r.delay = m_linkDelay * 4;
+    }
+    return r;
 }
 
 const FluidHost::Route&

@@ -11,6 +11,7 @@
 #include "ns3/fluid-host.h"
 #include "ns3/fluid-network.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,11 +72,20 @@ class FlowNetwork : public Network
     PortSummary Summary(const Port& port) const;
     /** Host `from`'s route to host `to`. */
     const ns3::FluidHost::Route& RouteBetween(uint32_t from, uint32_t to) const;
+    /** The route as the fabric gives it (the hosts' resolvers: made when first asked for). */
+    ns3::FluidHost::Route MakeRoute(uint32_t from, uint32_t to) const;
     void AddToBins(double fromS, double toS);
 
     ns3::Ptr<ns3::FluidNetwork> m_net;
     ns3::NodeContainer m_hosts;
     std::vector<ns3::Ipv4Address> m_addresses;
+    std::map<ns3::Ipv4Address, uint32_t> m_hostOf; //!< address -> host index
+    /** The fabric's links: each host's up (NIC egress) and down (the port towards it), and a
+     * leaf-spine's [leaf][spine] up and [spine][leaf] down. */
+    std::vector<uint32_t> m_up, m_down;
+    std::vector<std::vector<uint32_t>> m_leafUp, m_spineDown;
+    ns3::Time m_linkDelay;
+    uint32_t m_leaves = 1;
     uint32_t m_crossSource = 0;
     uint32_t m_crossDestination = 0;
     double m_tcpWireFactor = 1;

@@ -25,6 +25,7 @@ FluidHost::DoDispose()
 {
     m_network = nullptr;
     m_routes.clear();
+    m_resolver = MakeNullCallback<Route, Ipv4Address>();
     m_ports.clear();
     Object::DoDispose();
 }
@@ -52,6 +53,10 @@ const FluidHost::Route&
 FluidHost::GetRoute(Ipv4Address destination) const
 {
     auto it = m_routes.find(destination);
+    if (it == m_routes.end() && !m_resolver.IsNull())
+    {
+        it = m_routes.emplace(destination, m_resolver(destination)).first;
+    }
     NS_ABORT_MSG_IF(it == m_routes.end(),
                     "FluidHost " << m_address << ": no route to " << destination);
     return it->second;
