@@ -1,6 +1,6 @@
 // How the schema declares a key: a plain key, a choice among strings, a key that sets an
 // ns-3 attribute of flumen's module (its default is the attribute's) or one of ns-3's own.
-// Used by scenario-keys.cc only.
+// Used by the key table (scenario-keys.cc, topology-keys.cc, transport-keys.cc) only.
 #ifndef FLUMEN_KEY_BUILDERS_H
 #define FLUMEN_KEY_BUILDERS_H
 
