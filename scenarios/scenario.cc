@@ -131,17 +131,27 @@ CheckCollective(const Scenario& s, const json& r)
              fmt::format("channels are the ring's: expected 1 with job.collective \"{}\", got {}",
                          s.collective, s.ncclChannels));
     }
-    const uint64_t links = ns3::TreeLinks(ns3::CollectiveTrees(s.collective, workers, s.psServers));
-    const auto sockets = ValueAt(r, "job.tcp.sockets_per_peer").get<uint64_t>();
+    // (Numbered per host: a double binary tree needs 6 at any size, a star one per worker.)
+    const uint64_t links
+        = ns3::NumberTreeLinks(ns3::CollectiveTrees(s.collective, workers, s.psServers)).count;
     using Helper = ns3::TrainingJobHelper;
-    if (links > Helper::kMaxLinks
-        || Helper::kTcpLocalPortBase + (Helper::kFirstLinkIndex + links) * sockets
-               > Helper::kTcpListenPortBase)
+    // A TCP link's connections each bind a local port below the listening ports.
+    const auto sockets = ValueAt(r, "job.tcp.sockets_per_peer").get<uint64_t>();
+    const bool tcpPortsFit
+        = s.transport != "tcp"
+          || Helper::kTcpLocalPortBase + (Helper::kFirstLinkIndex + links) * sockets
+                 <= Helper::kTcpListenPortBase;
+    if (links > Helper::kMaxLinks || !tcpPortsFit)
     {
         Fail(s.source, "job.collective",
-             fmt::format("{} over {} workers needs {} links of {} TCP connections each, more "
-                         "than the job's port range holds: use fewer workers or sockets",
-                         s.collective, workers, links, sockets));
+             links > Helper::kMaxLinks
+                 ? fmt::format("{} over {} workers needs {} transports on one host, more than "
+                               "the {} a host's ports hold: use fewer workers",
+                               s.collective, workers, links, Helper::kMaxLinks)
+                 : fmt::format("{} over {} workers needs {} transports on one host of {} TCP "
+                               "connections each, more than the job's port range holds: use "
+                               "fewer workers or job.tcp.sockets_per_peer",
+                               s.collective, workers, links, sockets));
     }
 }
 

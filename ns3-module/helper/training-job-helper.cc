@@ -114,7 +114,7 @@ TrainingJobHelper::TcpPorts(uint32_t workers) const
         }
         return ports;
     }
-    const uint32_t links = TreeLinks(CollectiveTrees(m_collective, workers, m_servers));
+    const uint32_t links = NumberTreeLinks(CollectiveTrees(m_collective, workers, m_servers)).count;
     for (uint32_t l = 0; l < links; ++l)
     {
         ports.push_back(static_cast<uint16_t>(kTcpListenPortBase + kFirstLinkIndex + l));
@@ -168,7 +168,11 @@ TrainingJobHelper::InstallTrees(const NodeContainer& nodes,
     const uint32_t n = nodes.GetN();
     job.channels.assign(n, {});
     links.assign(n, std::vector<TreeAllReduce::TreeLinks>(trees.size()));
-    uint32_t index = kFirstLinkIndex;
+    const TreeLinkNumbers numbers = NumberTreeLinks(trees);
+    NS_ABORT_MSG_IF(numbers.count > kMaxLinks, "TrainingJobHelper: the trees' links need "
+                                                   << numbers.count
+                                                   << " transport numbers per host, " << kMaxLinks
+                                                   << " at most");
     for (uint32_t t = 0; t < trees.size(); ++t)
     {
         for (uint32_t p = 0; p < n; ++p)
@@ -181,14 +185,12 @@ TrainingJobHelper::InstallTrees(const NodeContainer& nodes,
             {
                 continue;
             }
-            NS_ABORT_MSG_IF(index >= kFirstLinkIndex + kMaxLinks,
-                            "TrainingJobHelper: more than " << kMaxLinks << " tree links");
             const uint32_t p = static_cast<uint32_t>(trees[t].parent[r]);
+            const uint32_t index = kFirstLinkIndex + numbers.ofRank[t][r];
             // A tree link's two ends send to each other and receive from each other.
             Ptr<RingTransport> up = MakeTransport(nodes.Get(r), addresses[p], addresses[p], index);
             Ptr<RingTransport> down
                 = MakeTransport(nodes.Get(p), addresses[r], addresses[r], index);
-            ++index;
             const auto siblings = trees[t].Children(p);
             const size_t position
                 = std::find(siblings.begin(), siblings.end(), r) - siblings.begin();

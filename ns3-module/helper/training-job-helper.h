@@ -48,7 +48,8 @@ class TrainingJobHelper
     static constexpr uint16_t kGrantPortBase = 55000;
     /** The first transport index of tree links (ring channels are 0..63). */
     static constexpr uint32_t kFirstLinkIndex = 64;
-    /** Tree links at most: their ports stay below the ring's local ports' range. */
+    /** Tree link numbers per host at most (NumberTreeLinks: a host's links differ, two hosts'
+     * may share one): their ports stay below the ring's local ports' range. */
     static constexpr uint32_t kMaxLinks = 2000;
 
     TrainingJobHelper();

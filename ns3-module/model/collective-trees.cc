@@ -2,6 +2,8 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -97,15 +99,48 @@ CollectiveTrees(const std::string& collective, uint32_t n, uint32_t servers)
     return trees;
 }
 
-uint32_t
-TreeLinks(const std::vector<ReductionTree>& trees)
+TreeLinkNumbers
+NumberTreeLinks(const std::vector<ReductionTree>& trees)
 {
-    uint32_t links = 0;
-    for (const auto& t : trees)
+    TreeLinkNumbers out;
+    for (const ReductionTree& t : trees)
     {
-        links += static_cast<uint32_t>(t.parent.size()) - 1;
+        const auto n = static_cast<uint32_t>(t.parent.size());
+        std::vector<std::vector<uint32_t>> children(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            if (t.parent[r] >= 0)
+            {
+                children[t.parent[r]].push_back(r);
+            }
+        }
+        uint32_t block = 1;
+        for (const auto& c : children)
+        {
+            block = std::max(block, static_cast<uint32_t>(c.size()) + 1);
+        }
+        // Parents before their children (breadth first from the root); the root's own number is
+        // taken as the block's last, so that its children start at the block's first.
+        std::vector<uint32_t> local(n, block - 1);
+        std::vector<uint32_t> order{ t.root };
+        for (size_t i = 0; i < order.size(); ++i)
+        {
+            const uint32_t p = order[i];
+            for (size_t k = 0; k < children[p].size(); ++k)
+            {
+                local[children[p][k]] = static_cast<uint32_t>((local[p] + 1 + k) % block);
+                order.push_back(children[p][k]);
+            }
+        }
+        NS_ABORT_MSG_IF(order.size() != n, "NumberTreeLinks: a tree does not reach every rank");
+        std::vector<uint32_t>& numbers = out.ofRank.emplace_back(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            numbers[r] = out.count + local[r];
+        }
+        out.count += block;
     }
-    return links;
+    return out;
 }
 
 } // namespace ns3

@@ -46,8 +46,20 @@ std::vector<std::string> CollectiveNames();
 std::vector<ReductionTree> CollectiveTrees(const std::string& collective, uint32_t n,
                                            uint32_t servers = 1);
 
-/** The tree edges of these trees, each a link between two ranks: n - 1 per tree. */
-uint32_t TreeLinks(const std::vector<ReductionTree>& trees);
+/**
+ * A number for each tree edge (the link between a rank and its parent), such that the links
+ * meeting at any rank have different numbers: a link's two transports take their ports from it,
+ * so the ports a rank needs grow with the trees' widest fan-out, not with the ranks (a double
+ * binary tree needs 6 numbers at any size, a star over n ranks n). Tree t's links take a block
+ * of (its most children + 1) numbers; within it the children of a rank take the numbers after
+ * the one of the rank's own link to its parent, in turn (mod the block), so none meets another.
+ */
+struct TreeLinkNumbers
+{
+    std::vector<std::vector<uint32_t>> ofRank; //!< [tree][rank]: its link to its parent's
+    uint32_t count = 0;                        //!< numbers used: 0 .. count - 1
+};
+TreeLinkNumbers NumberTreeLinks(const std::vector<ReductionTree>& trees);
 
 } // namespace ns3
 

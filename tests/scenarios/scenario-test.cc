@@ -487,4 +487,14 @@ TEST(Scenario, CollectiveKeysAreChecked)
                                       { "job", { { "collective", "clique" } } } })
                   .find("job.collective': clique over 63 workers needs"),
               std::string::npos);
+    // NCCL's tree numbers its links per host: six at any size, so 1,024 workers fit; a star's
+    // root meets every worker, and beyond the ports a host holds it is refused.
+    EXPECT_EQ(test::ScenarioErrorOf({ { "topology", { { "hosts", 1025 } } },
+                                      { "job", { { "collective", "nccl_tree" } } } }),
+              "");
+    EXPECT_NE(test::ScenarioErrorOf({ { "topology", { { "hosts", 2100 } } },
+                                      { "job", { { "collective", "star" } } } })
+                  .find("job.collective': star over 2099 workers needs 2099 transports on one "
+                        "host, more than the 2000 a host's ports hold"),
+              std::string::npos);
 }
