@@ -268,6 +268,13 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "queue, RoCE served by its backlog (under DCQCN where the switch marks), "
                     "TCP by window / RTT with HyStart (docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowQueues)));
+    k.push_back(Choice("simulation.flow_ring", "slices", { "slices", "whole" },
+                       "flow engine, ring, no standing queues (a TCP job, or "
+                       "simulation.flow_queues false): slices (each hop's slices, as NCCL sends "
+                       "them) or whole (each all-reduce one flow over the whole ring at its "
+                       "slowest hop's rate, two events instead of 2(n-1) x n x slices; "
+                       "docs/flow-engine.md, The whole ring)",
+                       Into(&Scenario::flowRing)));
     k.push_back(Key("simulation.flow_slice_bytes", KeyType::Integer, 2097152,
                     "flow engine, behind standing queues, ring without NCCL's flow control: RoCE "
                     "ring slices at least this large (as NCCL's within 1 %, a third of the "

@@ -414,6 +414,27 @@ CheckFlowDcqcn(const Scenario& s)
                      s.engine));
 }
 
+// The whole ring runs its hops in step, which holds where nothing queues (its window never
+// binds); behind standing queues the slices give way as NCCL's window makes them.
+void
+CheckFlowRing(const Scenario& s)
+{
+    if (s.engine == "packet" || !FlowEngineHasStandingQueues(s))
+    {
+        return;
+    }
+    for (const Scenario* job : Jobs(s))
+    {
+        if (job->flowRing == "whole" && job->collective == "ring")
+        {
+            Fail(s.source, "simulation.flow_ring",
+                 "\"whole\" runs the ring's hops in step, which holds only where no standing "
+                 "queue forms; with an RDMA job and a fifo or ecn switch the flow engine keeps "
+                 "them: expected \"slices\", or simulation.flow_queues false");
+        }
+    }
+}
+
 } // namespace
 
 Scenario
@@ -440,6 +461,7 @@ ResolveScenario(const json& user, const std::string& source)
         }
         CheckTcpCsv(s);
         CheckFlowDcqcn(s);
+        CheckFlowRing(s);
         return s;
     }
     // Several jobs: each as a scenario of its own, then the scenario as its first job's.
@@ -457,6 +479,7 @@ ResolveScenario(const json& user, const std::string& source)
     CheckJobsTogether(s);
     CheckTcpCsv(s);
     CheckFlowDcqcn(s);
+    CheckFlowRing(s);
     s.resolved["jobs"] = resolvedJobs;
     return s;
 }

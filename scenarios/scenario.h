@@ -126,6 +126,7 @@ struct Scenario
     bool flowWholeSteps = true;       //!< flow engine: ring steps unsliced
     bool flowQueues = true;           //!< flow engine: standing queues at FIFO switch ports
     double flowSliceBytes = 2097152;  //!< flow engine: RoCE slices behind standing queues
+    std::string flowRing = "slices";  //!< flow engine: the ring "slices" or "whole"
     double progressIntervalS = 0;
 
     /**

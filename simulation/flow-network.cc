@@ -37,6 +37,9 @@ RoceWireFactor(uint32_t rdmaMtu)
     return double(RdmaNic::WireBytes(rdmaMtu)) / rdmaMtu;
 }
 
+// ring.csv's hops are binned for rings of at most this many ranks.
+constexpr size_t kMaxBinnedRingRanks = 64;
+
 // An ns-3 attribute's current default (the tcp.* keys set them as defaults).
 template <typename Value>
 Value
@@ -237,6 +240,8 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     // Unmarked RoCE behind a standing queue: a whole step would wait for its last byte at
     // every step, where slices pipeline past it; slices there.
     const bool backlogged = m_queues && job.transport == "rdma";
+    // (The scenario's rules keep "whole" where nothing queues.)
+    helper.SetWholeRing(job.flowRing == "whole" && job.collective == "ring");
     if (m_wholeSteps && !backlogged && job.collective == "ring")
     {
         helper.SetWorkerAttribute("SliceBytes", UintegerValue(0));
@@ -426,11 +431,13 @@ FlowNetwork::Observe(const Scenario& s)
         m_binned = s.linkPortHost < 0 ? m_bottleneck
                                       : m_ports.at(2 * s.linkPortHost + (s.linkPortAtNic ? 0 : 1));
         // Each ring job host's egress carries its ring hop (and, in configuration A, S0's
-        // iperf, which the job class tells apart), as at packet level.
+        // iperf, which the job class tells apart), as at packet level. Binning costs every hop
+        // at every rate change: rings of more ranks are not binned (ring.csv, docs/outputs.md).
         for (const Scenario* job : Jobs(s))
         {
             const auto& ranks = job->jobHosts;
-            for (size_t r = 0; r < ranks.size() && job->collective == "ring"; ++r)
+            const bool binned = job->collective == "ring" && ranks.size() <= kMaxBinnedRingRanks;
+            for (size_t r = 0; r < ranks.size() && binned; ++r)
             {
                 m_hops.push_back({ ranks[r], ranks[(r + 1) % ranks.size()],
                                    m_ports.at(2 * ranks[r]).link,

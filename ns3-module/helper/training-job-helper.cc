@@ -202,6 +202,28 @@ TrainingJobHelper::InstallTrees(const NodeContainer& nodes,
     }
 }
 
+void
+TrainingJobHelper::InstallWholeRings(TrainingJob& job) const
+{
+    for (uint32_t c = 0; c < m_channels; ++c)
+    {
+        std::vector<Ptr<FlowRingTransport>> hops;
+        for (const auto& channels : job.channels)
+        {
+            hops.push_back(DynamicCast<FlowRingTransport>(channels[c]));
+            NS_ABORT_MSG_IF(!hops.back(), "TrainingJobHelper: a whole ring needs the flow engine's "
+                                          "transport (ns3::FlowRingTransport)");
+        }
+        Ptr<FluidRingAllReduce> ring = CreateObject<FluidRingAllReduce>();
+        ring->Setup(hops);
+        for (uint32_t rank = 0; rank < hops.size(); ++rank)
+        {
+            hops[rank]->SetWholeRing(ring, rank);
+        }
+        job.wholeRings.push_back(ring);
+    }
+}
+
 TrainingJob
 TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                            Time start) const
@@ -228,6 +250,10 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
                                                  addresses[(rank + n - 1) % n], c));
             }
             job.channels.push_back(channels);
+        }
+        if (m_wholeRing)
+        {
+            InstallWholeRings(job);
         }
     }
     else

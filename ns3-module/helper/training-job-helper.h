@@ -12,6 +12,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/attribute.h"
+#include "ns3/fluid-ring-all-reduce.h"
 #include "ns3/horovod-coordinator.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/iteration-recorder.h"
@@ -30,6 +31,7 @@ struct TrainingJob
     ApplicationContainer workers;
     Ptr<HorovodCoordinator> coordinator;
     std::vector<std::vector<Ptr<RingTransport>>> channels; //!< [rank][channel]
+    std::vector<Ptr<FluidRingAllReduce>> wholeRings;       //!< per channel (SetWholeRing)
     Ptr<IterationRecorder> recorder;
 
     /** Every transport of rank `rank`, summed: payload bytes sent / received. */
@@ -59,6 +61,9 @@ class TrainingJobHelper
     void SetIterations(uint32_t iterations);
     /** NCCL channels: parallel rings, each with its own transport (default 1). */
     void SetChannels(uint32_t channels);
+    /** The flow engine's ring in closed form: each channel's ring all-reduces as one fluid
+     * flow (FluidRingAllReduce), its transports FlowRingTransport. Default false: slices. */
+    void SetWholeRing(bool on) { m_wholeRing = on; }
     /**
      * The collective: "ring" (default) or a tree-based one of CollectiveTrees, with
      * `servers` for parameter_server.
@@ -89,6 +94,8 @@ class TrainingJobHelper
     Ptr<RingTransport> MakeTransport(Ptr<Node> node, Ipv4Address peer, Ipv4Address previous,
                                      uint32_t index) const;
     /** Links of every tree edge; fills each rank's transports and tree links. */
+    /** Each channel's rings as one FluidRingAllReduce over its ranks' transports. */
+    void InstallWholeRings(TrainingJob& job) const;
     void InstallTrees(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                       const std::vector<ReductionTree>& trees, TrainingJob& job,
                       std::vector<std::vector<TreeAllReduce::TreeLinks>>& links) const;
@@ -98,6 +105,7 @@ class TrainingJobHelper
     ObjectFactory m_coordinatorFactory;
     ModelProfile m_profile;
     uint32_t m_channels = 1;
+    bool m_wholeRing = false;
     std::string m_collective = "ring";
     uint32_t m_servers = 1;
 };

@@ -119,6 +119,7 @@ FlowRingTransport::DoDispose()
         m_dcqcn = nullptr;
     }
     m_uniform = nullptr;
+    m_wholeRing = nullptr;
     m_node = nullptr;
     m_host = nullptr;
     m_route = nullptr;
@@ -409,6 +410,36 @@ FlowRingTransport::QueuePairPath() const
     return route.paths.empty()
                ? route.links
                : route.PathOf(m_host->GetAddress(), m_next, kUdp, kRocePort, kRocePort);
+}
+
+void
+FlowRingTransport::SetWholeRing(Ptr<FluidRingAllReduce> ring, uint32_t rank)
+{
+    m_wholeRing = ring;
+    m_rank = rank;
+}
+
+void
+FlowRingTransport::WholeAllReduce(uint64_t bytes, const RingPacing& pacing, Callback<void> done)
+{
+    NS_ABORT_MSG_IF(!m_wholeRing, "FlowRingTransport: SetWholeRing first");
+    NS_ABORT_MSG_IF(!m_started, "FlowRingTransport: Start first");
+    m_wholeRing->Join(m_rank, bytes, pacing, done);
+}
+
+FluidNetwork::FlowSpec
+FlowRingTransport::WholeRingHop() const
+{
+    FluidNetwork::FlowSpec spec;
+    spec.weight = m_weight;
+    spec.wireFactor = m_wireFactor;
+    spec.cls = FluidNetwork::JOB;
+    spec.capBps = FlowCap();
+    const FluidHost::Route& route = RouteToNext();
+    spec.path = route.paths.empty() || m_connections == 0
+                    ? QueuePairPath()
+                    : route.PathOf(m_host->GetAddress(), m_next, kTcp, m_localPortBase, m_port);
+    return spec;
 }
 
 double

@@ -22,6 +22,7 @@
 #define FLUMEN_FLOW_RING_TRANSPORT_H
 
 #include "fluid-host.h"
+#include "fluid-ring-all-reduce.h"
 #include "ring-transport.h"
 
 #include "dcqcn-rate-control.h"
@@ -70,6 +71,25 @@ class FlowRingTransport : public RingTransport
     /** Its reaction point (null without DCQCN, or before Start). */
     Ptr<DcqcnRateControl> GetRateControl() const { return m_dcqcn; }
 
+    /** Its rank's all-reduces run as part of `ring` (simulation.flow_ring "whole"). */
+    void SetWholeRing(Ptr<FluidRingAllReduce> ring, uint32_t rank);
+    bool RunsWholeAllReduces() const override { return m_wholeRing != nullptr; }
+    void WholeAllReduce(uint64_t bytes, const RingPacing& pacing, Callback<void> done) override;
+    /** Its hop of a whole ring: the flow one of its messages would be, shared by weight (a
+     * TCP link's connections on the path of its first; FluidRingAllReduce). After Start. */
+    FluidNetwork::FlowSpec WholeRingHop() const;
+    /** Whether it is a queue pair (RoCE), not TCP connections. */
+    bool IsQueuePair() const { return m_connections == 0; }
+    /** Propagation to the next rank. After Start. */
+    Time HopDelay() const { return RouteToNext().delay; }
+    Ptr<FluidNetwork> GetNetwork() const { return m_host->GetNetwork(); }
+    /** A whole ring's bytes, counted as its messages' would be. */
+    void CountWholeRing(uint64_t sent, uint64_t received)
+    {
+        m_bytesSent += sent;
+        m_bytesReceived += received;
+    }
+
   protected:
     void DoDispose() override;
 
@@ -81,7 +101,8 @@ class FlowRingTransport : public RingTransport
     void HandleArrival(uint64_t bytes);
     void HandleGrant(uint64_t grants);
     /** Whether messages wait for the next rank's clear to send (a queue pair that asked to). */
-    bool WaitsForGrants() const { return m_clearToSend && m_connections == 0; }
+    bool WaitsForGrants() const { return m_clearToSend && IsQueuePair(); }
+
     /** DCQCN: the notification point's interval; samples marks and feeds the reaction point. */
     void CheckMarks();
     void HandleRate(double oldBps, double newBps);
@@ -111,6 +132,8 @@ class FlowRingTransport : public RingTransport
     uint32_t m_mtu;       //!< payload bytes per packet (counts packets for the marks)
     Ptr<DcqcnRateControl> m_dcqcn;
     Ptr<UniformRandomVariable> m_uniform;
+    Ptr<FluidRingAllReduce> m_wholeRing; //!< SetWholeRing's (null: slice by slice)
+    uint32_t m_rank = 0;                 //!< in m_wholeRing
     EventId m_cnpCheck;
     double m_sentByEnded = 0; //!< payload bytes of flows that ended
     double m_sentAtCheck = 0; //!< SentBytes() at the last CheckMarks

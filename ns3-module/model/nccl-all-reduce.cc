@@ -25,6 +25,7 @@ NcclAllReduce::Setup(const std::vector<Ptr<RingTransport>>& channels, uint32_t r
 {
     NS_ABORT_MSG_IF(channels.empty(), "NcclAllReduce: at least one channel needed");
     m_pacing = pacing;
+    m_channels = channels;
     m_rings.clear();
     for (const auto& t : channels)
     {
@@ -44,8 +45,14 @@ NcclAllReduce::Start(uint64_t bytes, Callback<void> done)
     m_pending = c;
     for (uint32_t i = 0; i < c; ++i)
     {
-        m_rings[i]->Start(RingAllReduce::ChunkBytes(bytes, c, i),
-                          MakeCallback(&NcclAllReduce::ChannelDone, this));
+        const uint64_t share = RingAllReduce::ChunkBytes(bytes, c, i);
+        const Callback<void> done = MakeCallback(&NcclAllReduce::ChannelDone, this);
+        if (m_channels[i]->RunsWholeAllReduces())
+        {
+            m_channels[i]->WholeAllReduce(share, m_pacing, done); // the engine's whole ring
+            continue;
+        }
+        m_rings[i]->Start(share, done);
     }
 }
 
@@ -69,6 +76,7 @@ NcclAllReduce::DoDispose()
         r->Dispose();
     }
     m_rings.clear();
+    m_channels.clear();
     m_done = MakeNullCallback<void>();
     Object::DoDispose();
 }

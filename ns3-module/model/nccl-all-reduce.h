@@ -3,7 +3,8 @@
  * channels, each channel runs its own ring (its own transport: TCP sockets or an RDMA queue
  * pair) with slice pipelining, and the collective completes when every channel has. With NCCL's
  * flow control a small operation uses fewer channels, as NCCL's getAlgoInfo picks them
- * (NcclSlicing::ChannelsFor).
+ * (NcclSlicing::ChannelsFor). A channel whose transport runs whole all-reduces
+ * (RingTransport::RunsWholeAllReduces: the flow engine's whole ring) runs its share there.
  */
 #ifndef FLUMEN_NCCL_ALL_REDUCE_H
 #define FLUMEN_NCCL_ALL_REDUCE_H
@@ -38,6 +39,7 @@ class NcclAllReduce : public Object
   private:
     void ChannelDone();
 
+    std::vector<Ptr<RingTransport>> m_channels;
     std::vector<Ptr<RingAllReduce>> m_rings;
     RingPacing m_pacing;
     uint32_t m_pending = 0;

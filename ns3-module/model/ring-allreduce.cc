@@ -9,6 +9,18 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RingAllReduce");
 NS_OBJECT_ENSURE_REGISTERED(RingAllReduce);
 
+std::pair<double, double>
+RingPacing::StepAndSlice(uint64_t bytes, uint32_t ranks) const
+{
+    const double chunk = std::ceil(double(bytes) / ranks);
+    if (!flowControl)
+    {
+        return { chunk, sliceBytes > 0 ? std::min<double>(chunk, double(sliceBytes)) : chunk };
+    }
+    const uint64_t step = slicing.LoopChunkBytes(bytes, ranks);
+    return { double(step), double(slicing.SliceBytes(step)) };
+}
+
 TypeId
 RingAllReduce::GetTypeId()
 {

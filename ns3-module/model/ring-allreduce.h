@@ -29,6 +29,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -40,6 +41,10 @@ struct RingPacing
     bool flowControl = true;
     NcclSlicing slicing;             //!< with flow control
     uint64_t sliceBytes = 512 << 10; //!< without: each step in slices of at most this (0: whole)
+
+    /** What a rank sends in one step of an all-reduce of `bytes` over `ranks` (with flow
+     * control, a loop's chunk), and the first slice of it. */
+    std::pair<double, double> StepAndSlice(uint64_t bytes, uint32_t ranks) const;
 };
 
 class RingAllReduce : public Object

@@ -63,14 +63,9 @@ RingSchedule::Nccl(uint64_t bytes, uint32_t ranks, uint32_t rank, const NcclSlic
     std::vector<RingOp> ops;
     const uint64_t chunkBytes = s.ChunkBytes();
     const uint32_t slices = s.SlicesPerChunk();
-    // primitives.h: a slice is at least sliceSize / 32, else half the chunk (in 16-element
-    // pieces; 4-byte elements).
-    const uint64_t minSlice = s.StepBytes() * s.sliceSteps / 32;
-    const uint64_t grain = 16 * 4;
     for (uint64_t loop = 0; loop < bytes; loop += static_cast<uint64_t>(ranks) * chunkBytes)
     {
-        uint64_t real = std::min(chunkBytes, DivUp(bytes - loop, ranks));
-        real = DivUp(real, s.AlignBytes()) * s.AlignBytes();
+        const uint64_t real = s.LoopChunkBytes(bytes - loop, ranks);
         auto chunkOf = [&](uint32_t c)
         {
             const uint64_t offset = loop + c * real;
@@ -79,7 +74,7 @@ RingSchedule::Nccl(uint64_t bytes, uint32_t ranks, uint32_t rank, const NcclSlic
         auto sliceOf = [&](uint32_t c, uint32_t j)
         {
             const uint64_t chunk = chunkOf(c);
-            const uint64_t dataSize = std::max(DivUp(chunk, grain * slices) * grain, minSlice);
+            const uint64_t dataSize = s.SliceBytes(chunk);
             const uint64_t offset = j * dataSize;
             return offset >= chunk ? 0 : std::min(dataSize, chunk - offset);
         };

@@ -19,6 +19,7 @@
 #ifndef FLUMEN_RING_SCHEDULE_H
 #define FLUMEN_RING_SCHEDULE_H
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -54,6 +55,21 @@ struct NcclSlicing
     uint32_t SlicesPerChunk() const { return chunkSteps / sliceSteps; }
     /** Slices a connection holds at once: its FIFO's slots over the slots a slice takes. */
     uint32_t SlotsInSlices() const { return steps / sliceSteps; }
+    /** A loop's chunk (all_reduce.h, realChunkSize) when `bytes` are left over `ranks`:
+     * at most ChunkBytes, aligned up to AlignBytes. */
+    uint64_t LoopChunkBytes(uint64_t bytes, uint32_t ranks) const
+    {
+        const uint64_t real = std::min(ChunkBytes(), (bytes + ranks - 1) / ranks);
+        return (real + AlignBytes() - 1) / AlignBytes() * AlignBytes();
+    }
+    /** A slice of a chunk of `chunk` bytes (primitives.h): half the chunk in 16-element pieces
+     * of 4-byte elements, at least sliceSize / 32, at most the chunk. */
+    uint64_t SliceBytes(uint64_t chunk) const
+    {
+        const uint64_t grain = 16 * 4;
+        const uint64_t half = (chunk + grain * SlicesPerChunk() - 1) / (grain * SlicesPerChunk());
+        return std::min(chunk, std::max(half * grain, StepBytes() * sliceSteps / 32));
+    }
 };
 
 struct RingOp

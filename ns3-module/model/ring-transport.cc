@@ -1,5 +1,7 @@
 #include "ring-transport.h"
 
+#include "ns3/abort.h"
+
 namespace ns3
 {
 
@@ -36,6 +38,12 @@ RingTransport::NotifySendComplete(uint64_t bytes)
     {
         m_sendCompleteCallback(bytes);
     }
+}
+
+void
+RingTransport::WholeAllReduce(uint64_t, const RingPacing&, Callback<void>)
+{
+    NS_ABORT_MSG("RingTransport: this transport runs all-reduces slice by slice only");
 }
 
 } // namespace ns3

@@ -19,6 +19,8 @@
 namespace ns3
 {
 
+struct RingPacing;
+
 class RingTransport : public Object
 {
   public:
@@ -52,6 +54,12 @@ class RingTransport : public Object
     virtual uint64_t GetBytesSent() const = 0;
     /** Payload bytes received from the previous rank so far. */
     virtual uint64_t GetBytesReceived() const = 0;
+    /** Whether this rank's all-reduces on this channel run as part of a whole ring that the
+     * transport's engine advances itself (WholeAllReduce), not slice by slice. */
+    virtual bool RunsWholeAllReduces() const { return false; }
+    /** This rank's side of one whole all-reduce of `bytes`, paced as `pacing` says; `done`
+     * when it holds the result. */
+    virtual void WholeAllReduce(uint64_t bytes, const RingPacing& pacing, Callback<void> done);
     /** Fixes the random streams the transport draws from; returns how many it used. */
     virtual int64_t AssignStreams(int64_t stream) { return 0; }
 

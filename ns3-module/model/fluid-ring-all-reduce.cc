@@ -1,0 +1,182 @@
+#include "fluid-ring-all-reduce.h"
+
+#include "flow-ring-transport.h"
+#include "ring-allreduce.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidRingAllReduce");
+NS_OBJECT_ENSURE_REGISTERED(FluidRingAllReduce);
+
+TypeId
+FluidRingAllReduce::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FluidRingAllReduce")
+              .SetParent<Object>()
+              .SetGroupName("Flumen")
+              .AddConstructor<FluidRingAllReduce>()
+              .AddTraceSource("AllReduceDone",
+                              "A whole ring all-reduce is done at every rank: the bytes each "
+                              "rank sent, and the seconds from the last rank's join.",
+                              MakeTraceSourceAccessor(&FluidRingAllReduce::m_doneTrace),
+                              "ns3::FluidRingAllReduce::DoneTracedCallback");
+    return tid;
+}
+
+Time
+FluidRingAllReduce::StepLatency(double chunkBytes, double sliceBytes, double bps,
+                                const std::vector<Time>& hopDelays)
+{
+    const double n = static_cast<double>(hopDelays.size());
+    const double steps = 2 * (n - 1);
+    // A step's first slice can leave once the previous step's has arrived; the hop idles for
+    // what that takes beyond sending its own chunk.
+    double stalls = 0;
+    double delays = 0;
+    for (const Time& d : hopDelays)
+    {
+        stalls += std::max(0.0, (sliceBytes - chunkBytes) * 8 / bps + d.GetSeconds());
+        delays += d.GetSeconds();
+    }
+    return Seconds((steps - 1) / n * stalls + delays / n);
+}
+
+void
+FluidRingAllReduce::Setup(const std::vector<Ptr<FlowRingTransport>>& hops)
+{
+    NS_ABORT_MSG_IF(hops.size() < 2, "FluidRingAllReduce: a ring needs at least 2 ranks");
+    m_hops = hops;
+    m_joins.assign(hops.size(), 0);
+}
+
+void
+FluidRingAllReduce::Join(uint32_t rank, uint64_t bytes, const RingPacing& pacing,
+                         Callback<void> done)
+{
+    NS_ABORT_MSG_IF(rank >= m_hops.size(), "FluidRingAllReduce: no rank " << rank);
+    const uint64_t index = m_joins[rank]++;
+    NS_ASSERT(index >= m_first);
+    while (m_pending.size() <= index - m_first)
+    {
+        m_pending.emplace_back();
+        m_pending.back().done.resize(m_hops.size());
+    }
+    AllReduce& a = m_pending[index - m_first];
+    NS_ABORT_MSG_IF(a.joined > 0 && a.bytes != bytes, "FluidRingAllReduce: rank "
+                                                          << rank << " joined all-reduce " << index
+                                                          << " with " << bytes
+                                                          << " bytes, others with " << a.bytes);
+    a.bytes = bytes;
+    std::tie(a.stepBytes, a.sliceBytes) = pacing.StepAndSlice(bytes, m_hops.size());
+    a.flowControl = pacing.flowControl;
+    a.done[rank] = done;
+    ++a.joined;
+    if (!m_running && m_pending.front().joined == m_hops.size())
+    {
+        Begin();
+    }
+}
+
+void
+FluidRingAllReduce::Begin()
+{
+    m_running = true;
+    AllReduce& a = m_pending.front();
+    a.start = Simulator::Now();
+    const auto n = static_cast<uint32_t>(m_hops.size());
+    // The hops' paths in rank order: one flow over all of them (a link two hops share carries
+    // it twice).
+    FluidNetwork::FlowSpec spec = m_hops.front()->WholeRingHop();
+    spec.path.clear();
+    m_hopDelays.clear();
+    m_lineBps = FluidNetwork::kUnbounded;
+    for (const auto& hop : m_hops)
+    {
+        const FluidNetwork::FlowSpec one = hop->WholeRingHop();
+        spec.path.insert(spec.path.end(), one.path.begin(), one.path.end());
+        spec.capBps = std::min(spec.capBps, one.capBps);
+        m_hopDelays.push_back(hop->HopDelay());
+        const Ptr<FluidNetwork> net = hop->GetNetwork();
+        m_lineBps = std::min(
+            { m_lineBps, one.capBps, net->GetLinkCapacity(one.path.front()) / one.wireFactor });
+    }
+    uint64_t most = 0;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        most = std::max(most, RingAllReduce::BytesSentByRank(a.bytes, n, r));
+    }
+    if (most == 0)
+    {
+        HandleFlowDone(0);
+        return;
+    }
+    spec.bytes = static_cast<double>(most);
+    spec.done = MakeCallback(&FluidRingAllReduce::HandleFlowDone, this);
+    // A queue pair's first slice waits for its receiver's clear to send, a hop back.
+    const Time grant
+        = a.flowControl && m_hops.front()->IsQueuePair() ? m_hopDelays.back() : Time(0);
+    a.flowStart = Simulator::Now() + grant;
+    a.flowBytes = spec.bytes;
+    const Ptr<FluidNetwork> net = m_hops.front()->GetNetwork();
+    Simulator::Schedule(grant, [net, spec] { net->StartFlow(spec); });
+}
+
+void
+FluidRingAllReduce::HandleFlowDone(uint64_t)
+{
+    const AllReduce& a = m_pending.front();
+    const auto n = static_cast<uint32_t>(m_hops.size());
+    // The steps' pace: the rate the ring kept (a hop slowed by other flows sends its chunks for
+    // longer, which hides more of the other hops' latency), else the line's.
+    const double took = (Simulator::Now() - a.flowStart).GetSeconds();
+    const double bps = a.flowBytes > 0 && took > 0 ? a.flowBytes * 8 / took : m_lineBps;
+    Simulator::Schedule(StepLatency(a.stepBytes, a.sliceBytes, bps, m_hopDelays),
+                        &FluidRingAllReduce::Finish, this);
+}
+
+void
+FluidRingAllReduce::Finish()
+{
+    AllReduce a = std::move(m_pending.front());
+    m_pending.pop_front();
+    ++m_first;
+    ++m_allReduces;
+    m_running = false;
+    const auto n = static_cast<uint32_t>(m_hops.size());
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        const uint64_t sent = RingAllReduce::BytesSentByRank(a.bytes, n, r);
+        m_hops[r]->CountWholeRing(sent, 0);
+        m_hops[(r + 1) % n]->CountWholeRing(0, sent);
+    }
+    m_doneTrace(RingAllReduce::BytesSentByRank(a.bytes, n, 0),
+                (Simulator::Now() - a.start).GetSeconds());
+    // (A rank's callback may join the next all-reduce: it begins once the last has.)
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        a.done[r]();
+    }
+    if (!m_running && !m_pending.empty() && m_pending.front().joined == n)
+    {
+        Begin();
+    }
+}
+
+void
+FluidRingAllReduce::DoDispose()
+{
+    m_hops.clear();
+    m_pending.clear();
+    Object::DoDispose();
+}
+
+} // namespace ns3
