@@ -134,7 +134,6 @@ void
 FluidRingAllReduce::HandleFlowDone(uint64_t)
 {
     const AllReduce& a = m_pending.front();
-    const auto n = static_cast<uint32_t>(m_hops.size());
     // The steps' pace: the rate the ring kept (a hop slowed by other flows sends its chunks for
     // longer, which hides more of the other hops' latency), else the line's.
     const double took = (Simulator::Now() - a.flowStart).GetSeconds();
