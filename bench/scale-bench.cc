@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <utility>
 #include <iostream>
 #include <thread>
 
@@ -44,13 +45,27 @@ Topology(uint32_t workers, double oversubscription)
 }
 
 json
-Simulation()
+Simulation(const std::string& ring)
 {
     // A run stopped by the budget is reported, not failed (how far the job got).
-    return { { "engine", "flow" },
-             { "on_max_time", "report" },
-             { "max_time_s", 1000 },
-             { "progress_interval_s", 0 } };
+    json s = { { "engine", "flow" },
+               { "on_max_time", "report" },
+               { "max_time_s", 1000 },
+               { "progress_interval_s", 0 } };
+    if (ring == "whole")
+    {
+        // The whole ring runs where no standing queue forms: max-min sharing at the ports.
+        s["flow_ring"] = ring;
+        s["flow_queues"] = false;
+    }
+    return s;
+}
+
+// A name's ring part: "ring" (slices) or "ring-whole".
+std::string
+RingName(const std::string& collective, const std::string& ring)
+{
+    return ring == "whole" ? collective + "-whole" : collective;
 }
 
 // One point in this process: the run's figures, or how far it got within the budget.
@@ -144,14 +159,18 @@ ScalePoints(const std::vector<uint32_t>& workers)
     {
         for (double ratio : { 1.0, 4.0 })
         {
-            for (const char* collective : { "ring", "nccl_tree" })
+            for (const auto& [collective, ring] :
+                 { std::pair{ "ring", "slices" }, std::pair{ "ring", "whole" },
+                   std::pair{ "nccl_tree", "slices" } })
             {
                 ScalePoint p;
                 p.kind = "loaded";
                 p.workers = n;
                 p.oversubscription = ratio;
                 p.collective = collective;
-                p.name = fmt::format("{}w-{:g}to1-{}-websearch", n, ratio, collective);
+                p.ring = ring;
+                p.name
+                    = fmt::format("{}w-{:g}to1-{}-websearch", n, ratio, RingName(collective, ring));
                 p.scenario = { { "name", p.name },
                                { "topology", Topology(n, ratio) },
                                { "job",
@@ -162,33 +181,37 @@ ScalePoints(const std::vector<uint32_t>& workers)
                                    { "warmup_iterations", 0 } } },
                                { "cross_traffic",
                                  { { "type", "websearch" }, { "load_gbps", kWebSearchGbps } } },
-                               { "simulation", Simulation() } };
+                               { "simulation", Simulation(ring) } };
                 points.push_back(p);
             }
         }
         // One all-reduce of one tensor, no cross traffic, no compute to speak of: the wait
         // phase of the measured iteration is the all-reduce (Horovod's cycle at its floor).
-        ScalePoint p;
-        p.kind = "alpha-beta";
-        p.workers = n;
-        p.collective = "ring";
-        p.name = fmt::format("{}w-1to1-ring-alpha-beta", n);
-        p.scenario = { { "name", p.name },
-                       { "topology", Topology(n, 1.0) },
-                       { "models",
-                         { { "allreduce-probe",
-                             { { "parameters", kProbeParameters },
-                               { "compute_s", 0.001 },
-                               { "compute_jitter_cv", 0 } } } } },
-                       { "job",
-                         { { "model", "allreduce-probe" },
-                           { "transport", "rdma" },
-                           { "iterations", 2 },
-                           { "warmup_iterations", 1 },
-                           { "horovod", { { "cycle_time_ms", 0.001 } } } } },
-                       { "cross_traffic", { { "type", "none" } } },
-                       { "simulation", Simulation() } };
-        points.push_back(p);
+        for (const char* ring : { "slices", "whole" })
+        {
+            ScalePoint p;
+            p.kind = "alpha-beta";
+            p.workers = n;
+            p.collective = "ring";
+            p.ring = ring;
+            p.name = fmt::format("{}w-1to1-{}-alpha-beta", n, RingName("ring", ring));
+            p.scenario = { { "name", p.name },
+                           { "topology", Topology(n, 1.0) },
+                           { "models",
+                             { { "allreduce-probe",
+                                 { { "parameters", kProbeParameters },
+                                   { "compute_s", 0.001 },
+                                   { "compute_jitter_cv", 0 } } } } },
+                           { "job",
+                             { { "model", "allreduce-probe" },
+                               { "transport", "rdma" },
+                               { "iterations", 2 },
+                               { "warmup_iterations", 1 },
+                               { "horovod", { { "cycle_time_ms", 0.001 } } } } },
+                           { "cross_traffic", { { "type", "none" } } },
+                           { "simulation", Simulation(ring) } };
+            points.push_back(p);
+        }
     }
     return points;
 }
@@ -223,6 +246,7 @@ RunScaleBench(const ScaleBenchOptions& o)
                        { "workers", p.workers },
                        { "oversubscription", p.oversubscription },
                        { "collective", p.collective },
+                       { "ring", p.ring },
                        { "scenario", p.scenario } };
         entry.update(MeasureInChild([&] { return MeasurePoint(p, o.budgetS); }));
         if (!entry.contains("error"))

@@ -30,6 +30,7 @@ struct ScalePoint
     uint32_t workers = 0;
     double oversubscription = 1;
     std::string collective;
+    std::string ring = "slices"; //!< simulation.flow_ring (whole: without standing queues)
     nlohmann::json scenario;
 };
 
