@@ -121,9 +121,17 @@ FluidRingAllReduce::Begin()
     }
     spec.bytes = static_cast<double>(most);
     spec.done = MakeCallback(&FluidRingAllReduce::HandleFlowDone, this);
-    // A queue pair's first slice waits for its receiver's clear to send, a hop back.
-    const Time grant
-        = a.flowControl && m_hops.front()->IsQueuePair() ? m_hopDelays.back() : Time(0);
+    // A queue pair's first slice waits for its receiver's clear to send, a hop back (each hop
+    // its own: the mean, as the steps take them).
+    Time grant(0);
+    if (a.flowControl && m_hops.front()->IsQueuePair())
+    {
+        for (const Time& d : m_hopDelays)
+        {
+            grant += d;
+        }
+        grant = grant / static_cast<int64_t>(n);
+    }
     a.flowStart = Simulator::Now() + grant;
     a.flowBytes = spec.bytes;
     const Ptr<FluidNetwork> net = m_hops.front()->GetNetwork();
