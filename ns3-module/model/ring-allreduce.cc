@@ -47,12 +47,14 @@ RingAllReduce::ChunkSentInStep(uint32_t n, uint32_t r, uint32_t s)
 uint64_t
 RingAllReduce::BytesSentByRank(uint64_t bytes, uint32_t n, uint32_t r)
 {
-    uint64_t total = 0;
-    for (uint32_t s = 0; n > 1 && s < 2 * (n - 1); ++s)
+    if (n < 2)
     {
-        total += ChunkBytes(bytes, n, ChunkSentInStep(n, r, s));
+        return 0;
     }
-    return total;
+    // Steps 0..n-1 send every chunk once (r, r-1, ...); steps n..2n-3 all but the last two of
+    // that order, r+2 and r+1 (mod n). In closed form: a whole ring's ranks ask it per
+    // all-reduce, and a sum over the steps made that n^2.
+    return 2 * bytes - ChunkBytes(bytes, n, (r + 1) % n) - ChunkBytes(bytes, n, (r + 2) % n);
 }
 
 void

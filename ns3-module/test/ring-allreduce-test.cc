@@ -84,4 +84,22 @@ TEST(RingSchedule, BytesPerRankAreTwoNMinusOneOverN)
     uint64_t odd = 4 * 25557032ull + 1;
     double exact = 2.0 * 2 / 3 * odd;
     EXPECT_NEAR(double(RingAllReduce::BytesSentByRank(odd, 3, 1)), exact, 2.0);
+    // The closed form against its definition: the chunk each of the 2(n-1) steps sends.
+    for (uint32_t n : { 2u, 3u, 5u, 8u, 13u })
+    {
+        for (uint64_t b : { uint64_t(0), uint64_t(1), uint64_t(n + 1), odd })
+        {
+            for (uint32_t r = 0; r < n; ++r)
+            {
+                uint64_t steps = 0;
+                for (uint32_t step = 0; step < 2 * (n - 1); ++step)
+                {
+                    steps += RingAllReduce::ChunkBytes(b, n,
+                                                       RingAllReduce::ChunkSentInStep(n, r, step));
+                }
+                EXPECT_EQ(RingAllReduce::BytesSentByRank(b, n, r), steps)
+                    << b << " B, " << n << " ranks, rank " << r;
+            }
+        }
+    }
 }
