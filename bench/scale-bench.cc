@@ -12,9 +12,9 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <utility>
 #include <iostream>
 #include <thread>
+#include <utility>
 
 namespace flumen
 {
