@@ -54,7 +54,11 @@ void
 FluidRingAllReduce::Setup(const std::vector<Ptr<FlowRingTransport>>& hops)
 {
     NS_ABORT_MSG_IF(hops.size() < 2, "FluidRingAllReduce: a ring needs at least 2 ranks");
-    m_hops = hops;
+    m_hops.clear();
+    for (const auto& hop : hops)
+    {
+        m_hops.push_back(PeekPointer(hop));
+    }
     m_joins.assign(hops.size(), 0);
 }
 
@@ -99,7 +103,7 @@ FluidRingAllReduce::Begin()
     spec.path.clear();
     m_hopDelays.clear();
     m_lineBps = FluidNetwork::kUnbounded;
-    for (const auto& hop : m_hops)
+    for (const FlowRingTransport* hop : m_hops)
     {
         const FluidNetwork::FlowSpec one = hop->WholeRingHop();
         spec.path.insert(spec.path.end(), one.path.begin(), one.path.end());

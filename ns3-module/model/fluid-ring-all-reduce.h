@@ -83,7 +83,9 @@ class FluidRingAllReduce : public Object
     void HandleFlowDone(uint64_t flow);
     void Finish();
 
-    std::vector<Ptr<FlowRingTransport>> m_hops;
+    /** Not owned: each transport holds its ring (SetWholeRing), so a Ptr back would be a
+     * cycle that nothing frees; the ring is used only while they run. */
+    std::vector<FlowRingTransport*> m_hops;
     std::vector<uint64_t> m_joins;   //!< all-reduces each rank has joined
     uint64_t m_first = 0;            //!< the index of m_pending's front
     std::deque<AllReduce> m_pending; //!< from the one running (or waiting for ranks) on
