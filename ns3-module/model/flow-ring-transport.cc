@@ -181,12 +181,8 @@ FlowRingTransport::SendNext()
     message.bytes = m_outgoing.front();
     m_outgoing.pop_front();
     const FluidHost::Route& route = RouteToNext();
-    FluidNetwork::FlowSpec spec;
+    FluidNetwork::FlowSpec spec = LinkSpec();
     spec.bytes = static_cast<double>(message.bytes);
-    spec.weight = m_weight;
-    spec.wireFactor = m_wireFactor;
-    spec.cls = FluidNetwork::JOB;
-    spec.capBps = FlowCap();
     if (m_unresponsive)
     {
         spec.kind = FluidNetwork::UNRESPONSIVE;
@@ -428,13 +424,20 @@ FlowRingTransport::WholeAllReduce(uint64_t bytes, const RingPacing& pacing, Call
 }
 
 FluidNetwork::FlowSpec
-FlowRingTransport::WholeRingHop() const
+FlowRingTransport::LinkSpec() const
 {
     FluidNetwork::FlowSpec spec;
     spec.weight = m_weight;
     spec.wireFactor = m_wireFactor;
     spec.cls = FluidNetwork::JOB;
     spec.capBps = FlowCap();
+    return spec;
+}
+
+FluidNetwork::FlowSpec
+FlowRingTransport::WholeRingHop() const
+{
+    FluidNetwork::FlowSpec spec = LinkSpec();
     const FluidHost::Route& route = RouteToNext();
     spec.path = route.paths.empty() || m_connections == 0
                     ? QueuePairPath()

@@ -106,6 +106,8 @@ class FlowRingTransport : public RingTransport
     /** DCQCN: the notification point's interval; samples marks and feeds the reaction point. */
     void CheckMarks();
     void HandleRate(double oldBps, double newBps);
+    /** What every flow of the link shares: its weight, headers, class and cap. */
+    FluidNetwork::FlowSpec LinkSpec() const;
     /** The cap of the link's flows: the host ceiling, and DCQCN's rate of payload. */
     double FlowCap() const;
     /** One path, or the one a fabric's switches pick for a queue pair (UDP 4791 both ways). */

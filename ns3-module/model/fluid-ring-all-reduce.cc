@@ -98,21 +98,24 @@ FluidRingAllReduce::Begin()
     a.start = Simulator::Now();
     const auto n = static_cast<uint32_t>(m_hops.size());
     // The hops' paths in rank order: one flow over all of them (a link two hops share carries
-    // it twice).
+    // it twice). Routes and caps do not change (DCQCN is refused here): made at the first.
     FluidNetwork::FlowSpec spec = m_hops.front()->WholeRingHop();
-    spec.path.clear();
-    m_hopDelays.clear();
-    m_lineBps = FluidNetwork::kUnbounded;
-    for (const FlowRingTransport* hop : m_hops)
+    if (m_path.empty())
     {
-        const FluidNetwork::FlowSpec one = hop->WholeRingHop();
-        spec.path.insert(spec.path.end(), one.path.begin(), one.path.end());
-        spec.capBps = std::min(spec.capBps, one.capBps);
-        m_hopDelays.push_back(hop->HopDelay());
-        const Ptr<FluidNetwork> net = hop->GetNetwork();
-        m_lineBps = std::min(
-            { m_lineBps, one.capBps, net->GetLinkCapacity(one.path.front()) / one.wireFactor });
+        m_lineBps = FluidNetwork::kUnbounded;
+        for (const FlowRingTransport* hop : m_hops)
+        {
+            const FluidNetwork::FlowSpec one = hop->WholeRingHop();
+            m_path.insert(m_path.end(), one.path.begin(), one.path.end());
+            m_capBps = std::min(m_capBps, one.capBps);
+            m_hopDelays.push_back(hop->HopDelay());
+            m_lineBps = std::min(
+                { m_lineBps, one.capBps,
+                  hop->GetNetwork()->GetLinkCapacity(one.path.front()) / one.wireFactor });
+        }
     }
+    spec.path = m_path;
+    spec.capBps = m_capBps;
     uint64_t most = 0;
     for (uint32_t r = 0; r < n; ++r)
     {

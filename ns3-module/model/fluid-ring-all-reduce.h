@@ -90,8 +90,9 @@ class FluidRingAllReduce : public Object
     uint64_t m_first = 0;            //!< the index of m_pending's front
     std::deque<AllReduce> m_pending; //!< from the one running (or waiting for ranks) on
     std::vector<uint32_t> m_path;    //!< every hop's path, rank order (made at the first)
-    std::vector<Time> m_hopDelays;   //!< each hop's propagation, by rank
-    double m_lineBps = 0;            //!< the slowest hop's first link (for empty all-reduces)
+    double m_capBps = FluidNetwork::kUnbounded; //!< the hops' lowest cap
+    std::vector<Time> m_hopDelays;              //!< each hop's propagation, by rank
+    double m_lineBps = 0; //!< the slowest hop's first link (for empty all-reduces)
     bool m_running = false;
     uint64_t m_allReduces = 0;
 
