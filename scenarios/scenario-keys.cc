@@ -89,6 +89,19 @@ AddJobKeys(std::vector<KeySpec>& k)
                     "NCCL channels: parallel rings, each with its own connections or queue "
                     "pair, each carrying 1/channels of every all-reduce",
                     1, 64, Into(&Scenario::ncclChannels)));
+    k.push_back(Key("job.mltcp", KeyType::Boolean, false,
+                    "MLTCP on the job's ring flows (HotNets '24): their window increase (TCP, "
+                    "on tcp.congestion_control), rate increase (DCQCN) or flow-level share "
+                    "scaled by F = mltcp.slope x bytes ratio of the iteration + "
+                    "mltcp.intercept; cross traffic keeps its own (docs/mltcp.md)",
+                    -1e300, 1e300, Into(&Scenario::mltcp)));
+    k.push_back(Attr("mltcp.slope", KeyType::Number, "ns3::MltcpAggressiveness::Slope", Unit::None,
+                     "MLTCP's F(bytes ratio): its slope", 0, 1e3));
+    k.push_back(Attr("mltcp.intercept", KeyType::Number, "ns3::MltcpAggressiveness::Intercept",
+                     Unit::None,
+                     "MLTCP's F(bytes ratio): its value at the start of an "
+                     "iteration's communication",
+                     1e-6, 1e3));
     k.push_back(
         Attr("job.nccl.flow_control", KeyType::Boolean, "ns3::TrainingWorker::NcclFlowControl",
              Unit::None,
@@ -304,6 +317,10 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "recoveries, timeouts): ns-3's sockets, or the flow engine's window flows "
                     "behind standing queues",
                     -1e300, 1e300, Into(&Scenario::tcpCsv)));
+    k.push_back(Key("outputs.comm_csv", KeyType::Boolean, false,
+                    "comm.csv: each job's all-reduces on its rank 0, start and end (the "
+                    "communication phases, one band per job in plots; docs/mltcp.md)",
+                    -1e300, 1e300, Into(&Scenario::commCsv)));
     k.push_back(Key("simulation.progress_interval_s", KeyType::Number, 2.0,
                     "wall seconds between progress lines on stderr (0 = none)", 0, 1e6,
                     Into(&Scenario::progressIntervalS), Unit::Seconds));

@@ -123,7 +123,20 @@ CheckCollective(const Scenario& s, const json& r)
     }
     if (s.collective == "ring")
     {
+        if (s.mltcp && s.engine != "packet" && s.flowRing == "whole")
+        {
+            Fail(s.source, "job.mltcp",
+                 "MLTCP's F changes within an all-reduce, which the whole ring moves as one "
+                 "flow: expected simulation.flow_ring \"slices\"");
+        }
         return;
+    }
+    if (s.mltcp)
+    {
+        Fail(s.source, "job.mltcp",
+             fmt::format("MLTCP is modelled on the ring's flows: expected job.collective "
+                         "\"ring\" with it, got \"{}\"",
+                         s.collective));
     }
     if (s.ncclChannels > 1)
     {

@@ -81,6 +81,7 @@ struct Scenario
     uint32_t iterations = 0;
     uint32_t warmupIterations = 0;
     uint32_t ncclChannels = 1;
+    bool mltcp = false;         //!< job.mltcp: MLTCP on the ring's flows
     uint32_t rdmaMtuBytes = 0;  //!< also the RdmaRingTransport::Mtu attribute
     double hostCeilingGbps = 0; //!< also the TcpRingTransport::HostCeiling attribute
 
@@ -108,6 +109,7 @@ struct Scenario
     std::string tcpCongestionControl;
     bool tcpTimestamps = true; //!< also the TcpSocketBase::Timestamp attribute
     bool tcpEcn = false;
+    bool commCsv = false; //!< outputs.comm_csv
     double tcpTimeWaitMs = 0;
     double linkBinUs = 0;
     std::string linkPortText;        //!< outputs.link_port as given ("": the bottleneck)

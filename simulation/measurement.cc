@@ -51,8 +51,22 @@ Measurement::WatchJob(const Scenario& spec, const TrainingJob& job)
         job.workers.Get(i)->TraceConnectWithoutContext(
             "IterationStart", MakeCallback(&Measurement::OnIterationStart, this, index));
     }
+    if (job.workers.GetN() > 0)
+    {
+        job.workers.Get(0)->TraceConnectWithoutContext(
+            "AllReduce", MakeCallback(&Measurement::OnAllReduce, this, index));
+    }
     job.recorder->SetIterationCallback(MakeCallback(&Measurement::OnIteration, this, index));
     job.recorder->SetAllFinishedCallback(MakeCallback(&Measurement::OnJobFinished, this, index));
+}
+
+void
+Measurement::OnAllReduce(size_t job, uint32_t, uint32_t iteration, Time start, Time end,
+                         uint64_t bytes)
+{
+    MeasuredJob& m = m_jobs[job];
+    m.comm.push_back({ m.spec->jobName, iteration, start.GetSeconds(), end.GetSeconds(), bytes,
+                       iteration < m.spec->warmupIterations });
 }
 
 void

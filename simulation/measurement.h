@@ -5,6 +5,7 @@
 #ifndef FLUMEN_MEASUREMENT_H
 #define FLUMEN_MEASUREMENT_H
 
+#include "comm-phases.h"
 #include "network.h"
 
 #include "ns3/nstime.h"
@@ -36,6 +37,8 @@ struct MeasuredJob
     /** Per rank: when its first iteration and its first measured iteration began. */
     std::map<uint32_t, ns3::Time> firstStart;
     std::map<uint32_t, ns3::Time> measuredStart;
+    /** Rank 0's all-reduces, in the order they ended. */
+    std::vector<CommPhase> comm;
 
     /** Payload bytes its ranks received so far. */
     uint64_t Bytes() const;
@@ -80,6 +83,8 @@ class Measurement
     void OpenJobWindow(size_t job);
     void OnIterationStart(size_t job, uint32_t rank, uint32_t iteration, ns3::Time at);
     void OnIteration(size_t job, const ns3::IterationRecord& record);
+    void OnAllReduce(size_t job, uint32_t rank, uint32_t iteration, ns3::Time start, ns3::Time end,
+                     uint64_t bytes);
     void OnJobFinished(size_t job);
     void Progress();
     void CheckWallBudget();

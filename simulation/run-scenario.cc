@@ -61,6 +61,10 @@ InstallTrainingJob(const Scenario& job, const Network& network, int64_t& stream)
     helper.SetChannels(job.ncclChannels);
     helper.SetCollective(job.collective, job.psServers);
     network.SetJobTransport(helper, job);
+    if (job.mltcp)
+    {
+        helper.SetTransportAttribute("Mltcp", BooleanValue(true));
+    }
     TrainingJob installed = helper.Install(network.Nodes(job.jobHosts),
                                            network.Addresses(job.jobHosts), Seconds(job.jobStartS));
     stream += TrainingJobHelper::AssignStreams(installed, stream);
@@ -265,6 +269,10 @@ ExtraOutputFiles(const RunOutput& out)
     if (out.tcpFlows)
     {
         files.emplace_back("tcp.csv", FormatTcpCsv(*out.tcpFlows));
+    }
+    if (!out.comm.empty())
+    {
+        files.emplace_back("comm.csv", FormatCommCsv(out.comm));
     }
     // What was written while the run went (RunOptions::streamDir) is not written again.
     files.erase(std::remove_if(files.begin(), files.end(),

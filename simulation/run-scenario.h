@@ -4,6 +4,7 @@
 #ifndef FLUMEN_RUN_SCENARIO_H
 #define FLUMEN_RUN_SCENARIO_H
 
+#include "comm-phases.h"
 #include "run-outputs.h"
 #include "run-summary.h"
 #include "scenario.h"
@@ -72,6 +73,7 @@ struct RunOutput
     std::vector<IterationRow> rows;      //!< sorted by iteration, then worker
     /** outputs.tcp_csv: each cross-traffic flow's socket (empty optional: not traced). */
     std::optional<std::vector<TcpFlowRow>> tcpFlows;
+    std::vector<CommPhase> comm; //!< outputs.comm_csv: every job's rank-0 all-reduces
     RunSummary summary;
 };
 

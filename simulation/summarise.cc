@@ -313,6 +313,44 @@ RingHopSummaries(const std::vector<RingHopSeries>& hops, double from, double to)
     return out;
 }
 
+// With several jobs, each one's measured all-reduce time beside the others' (jobs[i] is
+// m.Jobs()[i]'s); `rows`, if given, receives every job's rank-0 all-reduces in time order.
+void
+CommPhases(const Measurement& m, std::vector<JobSummary>& jobs, std::vector<CommPhase>* rows)
+{
+    const std::vector<MeasuredJob>& measured = m.Jobs();
+    for (size_t i = 0; measured.size() > 1 && i < measured.size(); ++i)
+    {
+        std::vector<CommPhase> mine;
+        std::vector<CommPhase> others;
+        for (size_t k = 0; k < measured.size(); ++k)
+        {
+            for (const CommPhase& p : measured[k].comm)
+            {
+                if (k != i)
+                {
+                    others.push_back(p);
+                }
+                else if (!p.warmup)
+                {
+                    mine.push_back(p);
+                }
+            }
+        }
+        jobs[i].commOverlap = CommOverlap(mine, others);
+    }
+    if (rows)
+    {
+        for (const MeasuredJob& job : measured)
+        {
+            rows->insert(rows->end(), job.comm.begin(), job.comm.end());
+        }
+        std::stable_sort(rows->begin(), rows->end(),
+                         [](const CommPhase& a, const CommPhase& b)
+                         { return a.startS < b.startS; });
+    }
+}
+
 } // namespace
 
 RunOutput
@@ -327,6 +365,7 @@ Summarise(const FinishedRun& run)
     {
         sm.jobs.push_back(SummariseJob(run, job, out.rows));
     }
+    CommPhases(m, sm.jobs, s.commCsv ? &out.comm : nullptr);
     sm.name = s.name;
     sm.engine = s.engine;
     if (s.engine == "flow")

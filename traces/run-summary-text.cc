@@ -67,6 +67,12 @@ JobLines(const RunSummary& sm)
                                job.model ? job.model->name : "", job.transport, job.collective,
                                job.workers, hosts, job.startS);
             out += FigureLines(job, maxTimeS);
+            if (job.commOverlap)
+            {
+                out += fmt::format("  comm overlap     {:.1f} % of its all-reduce time beside "
+                                   "another job's\n",
+                                   100 * *job.commOverlap);
+            }
         }
     }
     else

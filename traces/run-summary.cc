@@ -319,6 +319,10 @@ ToJson(const RunSummary& s)
                        { "collective", job.collective },
                        { "start_s", job.startS },
                        { "measurement_window_s", { job.windowStartS, job.windowEndS } } };
+            if (job.commOverlap)
+            {
+                o["comm_overlap"] = *job.commOverlap;
+            }
             FiguresToJson(job, o);
             j["jobs"].push_back(o);
         }
@@ -418,6 +422,10 @@ RunSummaryFromJson(const json& j, const std::string& source)
                       job.collective = o.Get<std::string>("collective");
                       job.startS = o.Get<double>("start_s");
                       WindowFrom(o, job.windowStartS, job.windowEndS);
+                      if (o.Has("comm_overlap"))
+                      {
+                          job.commOverlap = o.Get<double>("comm_overlap");
+                      }
                       FiguresFrom(o, job);
                       s.jobs.push_back(job);
                   });

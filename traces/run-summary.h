@@ -164,6 +164,9 @@ struct JobSummary : JobFigures
      * its end (the run's if it did not finish). */
     double windowStartS = 0;
     double windowEndS = 0;
+    /** With other jobs: the share of its measured all-reduce time (rank 0's) during which
+     * another job's all-reduces ran (comm-phases.h); none with one job. */
+    std::optional<double> commOverlap;
 };
 
 /** A run. Its job figures are the first job's; every job's are under `jobs`. */

@@ -79,6 +79,7 @@ void
 DcqcnRateControl::DoDispose()
 {
     m_timer.Cancel();
+    m_aggressiveness = nullptr;
     Object::DoDispose();
 }
 
@@ -186,13 +187,13 @@ DcqcnRateControl::Increase()
     {
         // fast recovery: towards the rate before the cut
     }
-    else if (least > f)
-    {
-        m_rt += static_cast<double>(least - f) * static_cast<double>(m_hai.GetBitRate());
-    }
     else
     {
-        m_rt += static_cast<double>(m_ai.GetBitRate());
+        const double scale = m_aggressiveness ? m_aggressiveness->Factor() : 1.0;
+        m_rt += scale
+                * (least > f
+                       ? static_cast<double>(least - f) * static_cast<double>(m_hai.GetBitRate())
+                       : static_cast<double>(m_ai.GetBitRate()));
     }
     m_rt = std::min(m_rt, m_lineRate);
     SetRc(std::min((m_rt + m_rc) / 2.0, m_lineRate));

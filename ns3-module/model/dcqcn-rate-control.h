@@ -15,6 +15,8 @@
 #ifndef FLUMEN_DCQCN_RATE_CONTROL_H
 #define FLUMEN_DCQCN_RATE_CONTROL_H
 
+#include "mltcp-aggressiveness.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -44,6 +46,12 @@ class DcqcnRateControl : public Object
     void ReceiveCnp();
     /** The queue pair put this many bytes on the wire (drives the byte counter). */
     void NotifyBytesSent(uint64_t bytes);
+    /** MLTCP on DCQCN: the additive and hyper increases of the target rate scaled by its F
+     * (null: unscaled). */
+    void SetAggressiveness(Ptr<MltcpAggressiveness> aggressiveness)
+    {
+        m_aggressiveness = aggressiveness;
+    }
 
   protected:
     void DoDispose() override;
@@ -78,6 +86,7 @@ class DcqcnRateControl : public Object
     uint64_t m_bytesThisStage = 0;
     uint64_t m_cnps = 0;
     EventId m_timer;
+    Ptr<MltcpAggressiveness> m_aggressiveness;
 
     TracedValue<double> m_rateTrace; //!< Rc in bit/s
 };

@@ -147,6 +147,7 @@ FlowRingTransport::Start()
             DataRate(static_cast<uint64_t>(m_host->GetNetwork()->GetLinkCapacity(route.links[0]))));
         m_dcqcn->TraceConnectWithoutContext("Rate",
                                             MakeCallback(&FlowRingTransport::HandleRate, this));
+        m_dcqcn->SetAggressiveness(GetAggressiveness());
         // The receiver answers packets: no more than a CNP per packet at line rate.
         const double packetS = m_mtu * m_wireFactor * 8 / m_dcqcn->GetRateBps();
         m_checkInterval
@@ -183,6 +184,13 @@ FlowRingTransport::SendNext()
     const FluidHost::Route& route = RouteToNext();
     FluidNetwork::FlowSpec spec = LinkSpec();
     spec.bytes = static_cast<double>(message.bytes);
+    if (Ptr<MltcpAggressiveness> a = GetAggressiveness())
+    {
+        // MLTCP's flow-level rule: a share in proportion to F, which is what its scaled
+        // increase gives two AIMD flows that lose together (the paper's own analysis); F as
+        // the message leaves (a slice: NCCL's are 512 KiB).
+        spec.weight *= a->Factor();
+    }
     if (m_unresponsive)
     {
         spec.kind = FluidNetwork::UNRESPONSIVE;
@@ -255,7 +263,7 @@ FlowRingTransport::SendNext()
         one.path = *share.path;
         one.ackPath = ackPath(kTcp, share.firstPort, m_port);
         one.bytes = static_cast<double>(share.bytes);
-        one.weight = m_weight * share.connections / m_connections;
+        one.weight = spec.weight * share.connections / m_connections;
         one.capBps = spec.capBps * share.connections / m_connections;
         if (one.kind == FluidNetwork::WINDOW)
         {

@@ -109,6 +109,7 @@ RdmaRingTransport::Start()
     m_nic->Register(m_qpn, MakeCallback(&RdmaRingTransport::Receive, this),
                     MakeCallback(&RdmaRingTransport::Transmit, this));
     m_dcqcn->SetLineRate(m_nic->GetLineRate());
+    m_dcqcn->SetAggressiveness(GetAggressiveness());
     m_started = true;
     RequestIfDue();
 }

@@ -1,6 +1,7 @@
 #include "ring-transport.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 
 namespace ns3
 {
@@ -10,7 +11,16 @@ NS_OBJECT_ENSURE_REGISTERED(RingTransport);
 TypeId
 RingTransport::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RingTransport").SetParent<Object>().SetGroupName("Flumen");
+    static TypeId tid
+        = TypeId("ns3::RingTransport")
+              .SetParent<Object>()
+              .SetGroupName("Flumen")
+              .AddAttribute("Mltcp",
+                            "MLTCP on the link's flows: their window (TCP), rate (DCQCN) or share "
+                            "(the flow engine) increases scaled by F(bytes ratio of the "
+                            "iteration), mltcp-aggressiveness.h",
+                            BooleanValue(false), MakeBooleanAccessor(&RingTransport::m_mltcp),
+                            MakeBooleanChecker());
     return tid;
 }
 
@@ -19,7 +29,33 @@ RingTransport::DoDispose()
 {
     m_receiveCallback = MakeNullCallback<void, uint64_t>();
     m_sendCompleteCallback = MakeNullCallback<void, uint64_t>();
+    if (m_aggressiveness)
+    {
+        m_aggressiveness->Dispose();
+        m_aggressiveness = nullptr;
+    }
     Object::DoDispose();
+}
+
+Ptr<MltcpAggressiveness>
+RingTransport::GetAggressiveness()
+{
+    if (m_mltcp && !m_aggressiveness)
+    {
+        m_aggressiveness = CreateObject<MltcpAggressiveness>();
+        // A plain pointer: the transport owns the aggressiveness.
+        m_aggressiveness->SetBytesCounter(MakeCallback(&RingTransport::GetBytesSent, this));
+    }
+    return m_aggressiveness;
+}
+
+void
+RingTransport::StartIteration()
+{
+    if (Ptr<MltcpAggressiveness> a = GetAggressiveness())
+    {
+        a->StartIteration();
+    }
 }
 
 void

@@ -11,6 +11,8 @@
 #ifndef FLUMEN_RING_TRANSPORT_H
 #define FLUMEN_RING_TRANSPORT_H
 
+#include "mltcp-aggressiveness.h"
+
 #include "ns3/callback.h"
 #include "ns3/object.h"
 
@@ -63,12 +65,19 @@ class RingTransport : public Object
     /** Fixes the random streams the transport draws from; returns how many it used. */
     virtual int64_t AssignStreams(int64_t stream) { return 0; }
 
+    /** MLTCP's F for this link's flows, of its bytes sent (the Mltcp attribute; null off). */
+    Ptr<MltcpAggressiveness> GetAggressiveness();
+    /** The job begins a training iteration: MLTCP's iteration boundary. */
+    void StartIteration();
+
   protected:
     void DoDispose() override;
     void NotifyReceiveComplete(uint64_t bytes);
     void NotifySendComplete(uint64_t bytes);
 
   private:
+    bool m_mltcp = false;
+    Ptr<MltcpAggressiveness> m_aggressiveness;
     Callback<void, uint64_t> m_receiveCallback;
     Callback<void, uint64_t> m_sendCompleteCallback;
 };

@@ -4,8 +4,11 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/log.h"
+#include "ns3/mltcp-congestion-ops.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/tcp-socket-base.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -143,6 +146,16 @@ TcpRingTransport::Start()
         s->SetConnectCallback(MakeCallback(&TcpRingTransport::HandleConnected, this),
                               MakeCallback(&TcpRingTransport::HandleConnectFailed, this));
         s->SetSendCallback(MakeCallback(&TcpRingTransport::HandleSendSpace, this));
+        if (Ptr<MltcpAggressiveness> a = GetAggressiveness())
+        {
+            // MLTCP on the host's congestion control, for the ring's connections only.
+            TypeIdValue base;
+            m_node->GetObject<TcpL4Protocol>()->GetAttribute("SocketType", base);
+            Ptr<MltcpCongestionOps> mltcp = CreateObject<MltcpCongestionOps>();
+            mltcp->SetAttribute("Base", base);
+            mltcp->SetAggressiveness(a);
+            DynamicCast<TcpSocketBase>(s)->SetCongestionControlAlgorithm(mltcp);
+        }
         s->Connect(InetSocketAddress(next, m_listenPort));
         m_out[k].socket = s;
     }

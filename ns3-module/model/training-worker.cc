@@ -105,7 +105,12 @@ TrainingWorker::GetTypeId()
               .AddTraceSource("IterationPhases",
                               "An iteration completed: the times of all its phases.",
                               MakeTraceSourceAccessor(&TrainingWorker::m_phasesTrace),
-                              "ns3::TrainingWorker::PhasesTracedCallback");
+                              "ns3::TrainingWorker::PhasesTracedCallback")
+              .AddTraceSource("AllReduce",
+                              "A fused all-reduce completed on this rank (rank, iteration, its "
+                              "start and end, bytes): the communication phases.",
+                              MakeTraceSourceAccessor(&TrainingWorker::m_allReduceTrace),
+                              "ns3::TrainingWorker::AllReduceTracedCallback");
     return tid;
 }
 
@@ -221,6 +226,10 @@ TrainingWorker::BeginIteration()
     m_backwardDone = false;
     m_stepping = false;
     m_iterationStartTrace(m_rank, m_iterationsDone, Simulator::Now());
+    for (const Ptr<RingTransport>& channel : m_channels)
+    {
+        channel->StartIteration();
+    }
     m_events.push_back(
         Simulator::Schedule(Jittered(m_forwardTime), &TrainingWorker::ForwardDone, this));
 }
@@ -275,6 +284,7 @@ TrainingWorker::StartNextAllReduce()
         return;
     }
     m_reducing = true;
+    m_allReduceStart = Simulator::Now();
     auto done = MakeCallback(&TrainingWorker::AllReduceDone, this);
     if (m_treeAllReduce)
     {
@@ -293,6 +303,7 @@ TrainingWorker::AllReduceDone()
     m_queue.pop_front();
     m_reducing = false;
     ++m_allReducesDone;
+    m_allReduceTrace(m_rank, m_iterationsDone, m_allReduceStart, Simulator::Now(), f.bytes);
     m_reducedTensors += f.tensors;
     if (m_reducedTensors == m_release.size())
     {

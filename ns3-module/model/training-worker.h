@@ -53,6 +53,9 @@ class TrainingWorker : public Application
     typedef void (*IterationTracedCallback)(uint32_t rank, uint32_t iteration, Time at);
     /** Signature of the IterationPhases trace source. */
     typedef void (*PhasesTracedCallback)(const IterationPhases& phases);
+    /** Signature of the AllReduce trace source: rank, iteration, start, end, bytes. */
+    typedef void (*AllReduceTracedCallback)(uint32_t rank, uint32_t iteration, Time start, Time end,
+                                            uint64_t bytes);
 
     /**
      * The ring: one transport per NCCL channel, each to the next rank. With SetTrees, every
@@ -130,6 +133,7 @@ class TrainingWorker : public Application
     std::vector<EventId> m_events;
     std::deque<FusedAllReduce> m_queue;
     bool m_reducing = false;
+    Time m_allReduceStart;         //!< of the one under way
     uint32_t m_reducedTensors = 0; //!< of the current iteration
     bool m_backwardDone = false;
     bool m_stepping = false;
@@ -142,6 +146,7 @@ class TrainingWorker : public Application
     TracedCallback<uint32_t, uint32_t, Time> m_backwardEndTrace;
     TracedCallback<uint32_t, uint32_t, Time> m_iterationEndTrace;
     TracedCallback<const IterationPhases&> m_phasesTrace;
+    TracedCallback<uint32_t, uint32_t, Time, Time, uint64_t> m_allReduceTrace;
 };
 
 } // namespace ns3

@@ -1,0 +1,175 @@
+// MLTCP: F(bytes_ratio) as its formula says, the iteration's bytes learned from the previous
+// one, and the window increase of Reno and CUBIC scaled by F after slow start (untouched in it).
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/mltcp-aggressiveness.h"
+#include "ns3/mltcp-congestion-ops.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-cubic.h"
+#include "ns3/tcp-socket-state.h"
+#include "ns3/type-id.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint32_t kSegment = 1448;
+
+struct Counter
+{
+    uint64_t bytes = 0;
+    uint64_t Get() const { return bytes; }
+};
+
+Ptr<MltcpAggressiveness>
+Aggressiveness(Counter& counter, double slope, double intercept)
+{
+    Ptr<MltcpAggressiveness> a = CreateObject<MltcpAggressiveness>();
+    a->SetAttribute("Slope", DoubleValue(slope));
+    a->SetAttribute("Intercept", DoubleValue(intercept));
+    a->SetBytesCounter(MakeCallback(&Counter::Get, &counter));
+    return a;
+}
+
+Ptr<TcpSocketState>
+Window(uint32_t cwnd, uint32_t ssthresh)
+{
+    Ptr<TcpSocketState> tcb = CreateObject<TcpSocketState>();
+    tcb->m_segmentSize = kSegment;
+    tcb->m_cWnd = cwnd;
+    tcb->m_ssThresh = ssthresh;
+    tcb->m_congState = TcpSocketState::CA_OPEN;
+    return tcb;
+}
+
+// The window after `acks` ACKs of one segment each, from cwnd, under `ops`, an ACK every
+// 2 us of simulated time (CUBIC's growth follows the clock).
+uint32_t
+Grow(Ptr<TcpCongestionOps> ops, uint32_t cwnd, uint32_t ssthresh, uint32_t acks)
+{
+    Ptr<TcpSocketState> tcb = Window(cwnd, ssthresh);
+    ops->Init(tcb);
+    for (uint32_t i = 0; i < acks; ++i)
+    {
+        Simulator::Schedule(MicroSeconds(2 * (i + 1)),
+                            [ops, tcb]
+                            {
+                                ops->PktsAcked(tcb, 1, MicroSeconds(20));
+                                ops->IncreaseWindow(tcb, 1);
+                            });
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    return tcb->m_cWnd;
+}
+
+Ptr<MltcpCongestionOps>
+Mltcp(const std::string& base, Ptr<MltcpAggressiveness> a)
+{
+    Ptr<MltcpCongestionOps> ops = CreateObject<MltcpCongestionOps>();
+    ops->SetAttribute("Base", TypeIdValue(TypeId::LookupByName(base)));
+    ops->SetAggressiveness(a);
+    return ops;
+}
+
+} // namespace
+
+TEST(Mltcp, FactorIsLinearInTheBytesRatioOfTheLastIteration)
+{
+    Counter c;
+    Ptr<MltcpAggressiveness> a = Aggressiveness(c, 1.5, 0.25);
+    EXPECT_DOUBLE_EQ(a->Factor(), 1.0); // no iteration seen: the base protocol
+    a->StartIteration();
+    c.bytes = 800;
+    EXPECT_DOUBLE_EQ(a->Factor(), 1.0); // still learning the iteration's total
+    a->StartIteration();                // the first iteration sent 800 B
+    EXPECT_EQ(a->GetIterationBytes(), 800u);
+    EXPECT_DOUBLE_EQ(a->Factor(), 0.25);
+    c.bytes += 200;
+    EXPECT_DOUBLE_EQ(a->Factor(), 1.5 * 0.25 + 0.25);
+    c.bytes += 600;
+    EXPECT_DOUBLE_EQ(a->Factor(), 1.5 + 0.25);
+    c.bytes += 400; // more than the last iteration: the ratio stays at 1
+    EXPECT_DOUBLE_EQ(a->Factor(), 1.75);
+    a->StartIteration(); // this one sent 1,200 B
+    EXPECT_EQ(a->GetIterationBytes(), 1200u);
+    c.bytes += 300;
+    EXPECT_DOUBLE_EQ(a->Factor(), 1.5 * 0.25 + 0.25);
+    EXPECT_DOUBLE_EQ(a->Of(-1), 0.25);
+    EXPECT_DOUBLE_EQ(a->Of(0.5), 1.0);
+}
+
+// Reno's increase of about one segment per window of ACKs, scaled by F, for F below and above 1.
+TEST(Mltcp, ScalesRenosIncreaseInCongestionAvoidance)
+{
+    const uint32_t cwnd = 100 * kSegment;
+    const uint32_t acks = 400; // four windows: about four segments of growth for Reno
+    const double reno = Grow(CreateObject<TcpNewReno>(), cwnd, cwnd, acks) - double(cwnd);
+    ASSERT_GT(reno, 3.5 * kSegment);
+    for (double ratio : { 0.0, 0.5, 1.0 })
+    {
+        Counter c;
+        Ptr<MltcpAggressiveness> a = Aggressiveness(c, 1.0, 0.5);
+        a->StartIteration();
+        c.bytes = 1000;
+        a->StartIteration(); // iterations of 1,000 B
+        c.bytes += static_cast<uint64_t>(ratio * 1000);
+        const double f = a->Factor();
+        EXPECT_DOUBLE_EQ(f, 0.5 + ratio);
+        const double mltcp = Grow(Mltcp("ns3::TcpNewReno", a), cwnd, cwnd, acks) - double(cwnd);
+        // Reno adds s^2 / W per ACK, so W^2 grows by 2 s^2 per ACK and by 2 F s^2 under MLTCP
+        // (the larger window of a larger F adds a little less per ACK); within 2 % of that
+        // (ns-3 truncates each ACK's adder to whole bytes).
+        const double w0 = double(cwnd) / kSegment;
+        const double expected
+            = (std::sqrt(w0 * w0 + 2 * f * acks) - w0) / (std::sqrt(w0 * w0 + 2.0 * acks) - w0);
+        EXPECT_NEAR(mltcp / reno, expected, 0.02 * expected) << "bytes ratio " << ratio;
+    }
+}
+
+// CUBIC's growth comes in whole segments; the carried fraction scales it on average.
+TEST(Mltcp, ScalesCubicsGrowthOnAverage)
+{
+    const uint32_t cwnd = 50 * kSegment;
+    const uint32_t acks = 3000;
+    Ptr<TcpCubic> plain = CreateObject<TcpCubic>();
+    plain->SetAttribute("HyStart", BooleanValue(false));
+    const double cubic = Grow(plain, cwnd, cwnd, acks) - double(cwnd);
+    ASSERT_GT(cubic, 2.0 * kSegment);
+    Counter c;
+    Ptr<MltcpAggressiveness> a = Aggressiveness(c, 1.0, 0.5);
+    a->StartIteration();
+    c.bytes = 1000;
+    a->StartIteration(); // bytes ratio 0: F = 0.5
+    Config::SetDefault("ns3::TcpCubic::HyStart", BooleanValue(false));
+    const double mltcp = Grow(Mltcp("ns3::TcpCubic", a), cwnd, cwnd, acks) - double(cwnd);
+    Config::Reset();
+    EXPECT_NEAR(mltcp / cubic, 0.5, 0.1);
+}
+
+TEST(Mltcp, LeavesSlowStartAndCutsToTheBase)
+{
+    Counter c;
+    Ptr<MltcpAggressiveness> a = Aggressiveness(c, 1.0, 0.5);
+    a->StartIteration();
+    c.bytes = 1000;
+    a->StartIteration(); // F = 0.5
+    const uint32_t cwnd = 10 * kSegment;
+    EXPECT_EQ(Grow(Mltcp("ns3::TcpNewReno", a), cwnd, 100 * cwnd, 5),
+              Grow(CreateObject<TcpNewReno>(), cwnd, 100 * cwnd, 5));
+    Ptr<TcpSocketState> tcb = Window(cwnd, cwnd);
+    EXPECT_EQ(Mltcp("ns3::TcpNewReno", a)->GetSsThresh(tcb, cwnd),
+              CreateObject<TcpNewReno>()->GetSsThresh(tcb, cwnd));
+    // A copy made for an accepted socket keeps the base and the aggressiveness.
+    Ptr<TcpCongestionOps> fork = Mltcp("ns3::TcpNewReno", a)->Fork();
+    EXPECT_EQ(fork->GetName(), "Mltcp");
+    EXPECT_EQ(Grow(fork, 100 * kSegment, 100 * kSegment, 400),
+              Grow(Mltcp("ns3::TcpNewReno", a), 100 * kSegment, 100 * kSegment, 400));
+}
