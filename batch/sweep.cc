@@ -247,9 +247,10 @@ LoadSweep(const std::string& path, const json& extraGrid)
 namespace
 {
 
-// Each job's columns: its mean and p99 iteration time and its goodput.
+// Each job's columns: its mean and p99 iteration time, its goodput, and the share of its
+// all-reduce time beside other jobs' (comm-phases.h).
 const std::vector<std::string> kJobColumns
-    = { "iteration_mean_s", "iteration_p99_s", "dl_goodput_gbps" };
+    = { "iteration_mean_s", "iteration_p99_s", "dl_goodput_gbps", "comm_overlap" };
 
 } // namespace
 
@@ -303,8 +304,10 @@ ResultRow(const Sweep& sweep, const SweepPoint& point, const RunSummary* summary
             if (j < s.jobs.size())
             {
                 const JobSummary& job = s.jobs[j];
-                for (const json& v : { json(job.iterationTimeS.mean), json(job.iterationTimeS.p99),
-                                       json(job.dlGoodputGbps) })
+                for (const json& v :
+                     { json(job.iterationTimeS.mean), json(job.iterationTimeS.p99),
+                       json(job.dlGoodputGbps),
+                       job.commOverlap ? json(*job.commOverlap) : json(std::string()) })
                 {
                     r.push_back(Cell(v));
                 }

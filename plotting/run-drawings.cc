@@ -213,7 +213,7 @@ DrawIterationCdf(Canvas& c, const std::vector<Iteration>& iterations)
 // Several jobs: one band per job over time (its worker 0), its compute and its wait for
 // communication, warm-up included.
 void
-DrawJobBands(Canvas& c, const std::vector<Iteration>& iterations)
+DrawJobBands(Canvas& c, const std::vector<Iteration>& iterations, const Table* comm)
 {
     const std::vector<std::string> jobs = JobsOf(iterations);
     if (jobs.size() < 2)
@@ -243,18 +243,39 @@ DrawJobBands(Canvas& c, const std::vector<Iteration>& iterations)
             }
         }
     }
+    // comm.csv (outputs.comm_csv): each all-reduce of the job's rank 0, a thin band above.
+    std::string reduce = "# job_index from_s to_s (all-reduces of rank 0)\n";
+    if (comm)
+    {
+        const size_t job = comm->Column("job"), start = comm->Column("start_s"),
+                     end = comm->Column("end_s");
+        for (size_t r = 0; r < comm->rows.size(); ++r)
+        {
+            const auto j = std::find(jobs.begin(), jobs.end(), comm->rows[r][job]);
+            if (j != jobs.end())
+            {
+                reduce += fmt::format("{} {:.9f} {:.9f}\n", j - jobs.begin(),
+                                      comm->Number(r, start), comm->Number(r, end));
+            }
+        }
+        c.Data("jobs-comm.dat", reduce);
+    }
     c.Data("jobs-compute.dat", compute);
     c.Data("jobs-waiting.dat", waiting);
     c.script += fmt::format(
         "set output 'jobs.png'\nset title 'each job over time (its worker 0)'\nset xlabel "
         "'simulated time (s)'\nunset ylabel\nset ytics ({})\nset yrange [-0.5:{}]\nset key "
-        "top right\nplot 'jobs-compute.dat' using (($2+$3)/2):1:(($3-$2)/2):(0.3) with "
+        "below\nplot 'jobs-compute.dat' using (($2+$3)/2):1:(($3-$2)/2):(0.3) with "
         "boxxyerror fs solid 0.5 lc rgb '#4477aa' title 'compute'{}\nunset ytics\nset ytics\n"
         "set autoscale y\n",
         ytics, jobs.size() - 0.5,
-        waited ? ", 'jobs-waiting.dat' using (($2+$3)/2):1:(($3-$2)/2):(0.3) with boxxyerror fs "
-                 "solid 0.7 lc rgb '#cc6677' title 'waiting for communication'"
-               : "");
+        std::string(waited ? ", 'jobs-waiting.dat' using (($2+$3)/2):1:(($3-$2)/2):(0.3) with "
+                             "boxxyerror fs solid 0.7 lc rgb '#cc6677' title 'waiting for "
+                             "communication'"
+                           : "")
+            + (comm ? ", 'jobs-comm.dat' using (($2+$3)/2):($1+0.38):(($3-$2)/2):(0.08) with "
+                      "boxxyerror fs solid 0.9 lc rgb '#228833' title 'all-reduce (comm.csv)'"
+                    : ""));
     c.drawn.push_back("jobs.png");
 }
 

@@ -38,7 +38,7 @@ void DrawRingHops(Canvas& c, const Table& ring, const std::vector<Iteration>& it
 /** The iteration-time CDF of each job. */
 void DrawIterationCdf(Canvas& c, const std::vector<Iteration>& iterations);
 /** Several jobs: one band per job over time, its compute and its wait for communication. */
-void DrawJobBands(Canvas& c, const std::vector<Iteration>& iterations);
+void DrawJobBands(Canvas& c, const std::vector<Iteration>& iterations, const Table* comm);
 /** A sweep (results.csv): its first swept key against the mean and p99 iteration time. */
 void DrawSweep(Canvas& c, const Table& results);
 

@@ -68,7 +68,7 @@ PlotRunFolder(const std::string& dirName, const std::string& outName)
     CheckOutputFolder(out.string(), "--out");
     // Read everything first: bad input fails before anything is written.
     std::vector<Iteration> iterations;
-    std::optional<Table> link, ring, results;
+    std::optional<Table> link, ring, results, comm;
     std::string port = "the bottleneck port";
     if (run)
     {
@@ -80,6 +80,10 @@ PlotRunFolder(const std::string& dirName, const std::string& outName)
         if (fs::exists(dir / "ring.csv", ec))
         {
             ring = ReadTable(dir / "ring.csv");
+        }
+        if (fs::exists(dir / "comm.csv", ec))
+        {
+            comm = ReadTable(dir / "comm.csv");
         }
         if (fs::exists(dir / "summary.json", ec))
         {
@@ -129,7 +133,7 @@ PlotRunFolder(const std::string& dirName, const std::string& outName)
                                     "outputs.link_bin_us above 0)");
             }
             DrawIterationCdf(c, iterations);
-            DrawJobBands(c, iterations);
+            DrawJobBands(c, iterations, comm ? &*comm : nullptr);
         }
         if (results)
         {

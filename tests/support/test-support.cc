@@ -96,6 +96,12 @@ RunTcpSummary(const std::string& args)
     return RunCommand(std::string(FLUMEN_TCP_SUMMARY_BINARY) + " " + args);
 }
 
+CommandResult
+RunShift(const std::string& args)
+{
+    return RunCommand(std::string(FLUMEN_SHIFT_BINARY) + " " + args);
+}
+
 std::vector<std::string>
 Lines(const std::string& text)
 {

@@ -60,6 +60,8 @@ CommandResult RunCalibrate(const std::string& args);
 CommandResult RunBench(const std::string& args);
 /** Runs flumen-tcp-summary with these arguments. */
 CommandResult RunTcpSummary(const std::string& args);
+/** Runs flumen-shift with these arguments. */
+CommandResult RunShift(const std::string& args);
 
 /** The shipped series manifests, and the testbed data beside the repository (../shared). */
 inline const std::string kManifests = FLUMEN_SOURCE_DIR "/validation/manifests/";
