@@ -11,8 +11,8 @@
  * that has just begun, so the job ahead finishes first and the phases of competing jobs slide
  * apart, iteration by iteration, until they interleave.
  *
- * The iteration's total is learned from the previous iteration (as the paper's kernel
- * implementation does: nothing tells a socket how much a job will send); until a whole
+ * The iteration's total is learned from the previous iteration (nothing tells a socket how
+ * much a job will send, so a sender-side implementation must learn it); until a whole
  * iteration has been seen F is 1, the base protocol. Iteration boundaries come from the job
  * (StartIteration), where the kernel infers them from the idle gap between phases: flumen's
  * worker knows them exactly. Slope and Intercept are flumen's defaults (F from 0.5 to 1.5 over
