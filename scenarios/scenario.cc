@@ -284,6 +284,10 @@ ModelVersion(const Scenario& s)
     {
         v = fmt::format("{}; burst {}", v, kBurstModelVersion);
     }
+    if (s.tcpEcn || s.tcpCongestionControl == "dctcp")
+    {
+        v = fmt::format("{}; TCP ECN {}", v, kTcpEcnModelVersion);
+    }
     if (s.engine != "packet")
     {
         v = fmt::format("{}; flow engine {}", v, kFlowEngineModelVersion);

@@ -164,6 +164,10 @@ constexpr const char* kWebSearchModelVersion = "2026-11-23 stratified size block
 constexpr const char* kFlowEngineModelVersion
     = "2026-11-30 a TCP ring's ceiling beside flow traffic that fills the port is out of the "
       "domain";
+/** The same for TCP that negotiates ECN (tcp.ecn, DCTCP) alone: only those runs are keyed on it
+ * (runs without ECN never enter the window reduction that changed). */
+constexpr const char* kTcpEcnModelVersion
+    = "2026-12-05 PRR's ECN window reduction ends at ssthresh (TcpPrrEcnRecovery)";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";
