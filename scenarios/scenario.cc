@@ -284,6 +284,11 @@ ModelVersion(const Scenario& s)
     {
         v = fmt::format("{}; burst {}", v, kBurstModelVersion);
     }
+    if (s.mltcp || std::any_of(s.jobs.begin(), s.jobs.end(),
+                               [](const Scenario& j) { return j.mltcp; }))
+    {
+        v = fmt::format("{}; MLTCP {}", v, kMltcpModelVersion);
+    }
     if (s.tcpEcn || s.tcpCongestionControl == "dctcp")
     {
         v = fmt::format("{}; TCP ECN {}", v, kTcpEcnModelVersion);

@@ -168,6 +168,9 @@ constexpr const char* kFlowEngineModelVersion
  * (runs without ECN never enter the window reduction that changed). */
 constexpr const char* kTcpEcnModelVersion
     = "2026-12-05 PRR's ECN window reduction ends at ssthresh (TcpPrrEcnRecovery)";
+/** The same for MLTCP (job.mltcp) alone: only runs with it are keyed on it. */
+constexpr const char* kMltcpModelVersion
+    = "2026-12-05 the base congestion control grows a window of its own (CUBIC kept F)";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

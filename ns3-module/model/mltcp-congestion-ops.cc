@@ -85,21 +85,32 @@ MltcpCongestionOps::GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInF
 void
 MltcpCongestionOps::IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked)
 {
-    const uint32_t before = tcb->m_cWnd;
-    const bool slowStart = before < tcb->m_ssThresh;
-    GetBase()->IncreaseWindow(tcb, segmentsAcked);
-    if (slowStart || !m_aggressiveness)
+    const uint32_t real = tcb->m_cWnd;
+    if (!m_aggressiveness || real < tcb->m_ssThresh)
     {
+        GetBase()->IncreaseWindow(tcb, segmentsAcked); // slow start: the base's own
+        m_shadow = 0;
         return;
     }
-    const uint32_t after = tcb->m_cWnd;
+    // The base grows its own window (the shadow), which a cut or slow start resets to the
+    // socket's; the socket's window takes F times each of its steps. Fed the scaled window,
+    // CUBIC pulled it back up and F was largely lost (mltcp-congestion-ops.h).
+    if (m_shadow == 0 || real != m_lastSet)
+    {
+        m_shadow = real;
+    }
+    tcb->m_cWnd = m_shadow;
+    GetBase()->IncreaseWindow(tcb, segmentsAcked);
+    const uint32_t step = tcb->m_cWnd - m_shadow;
+    m_shadow = tcb->m_cWnd;
     m_factor = m_aggressiveness->Factor();
-    const double scaled = m_factor * (static_cast<double>(after) - before) + m_carryBytes;
+    const double scaled = m_factor * static_cast<double>(step) + m_carryBytes;
     const double whole = std::floor(scaled);
     m_carryBytes = scaled - whole;
-    tcb->m_cWnd = static_cast<uint32_t>(std::max(0.0, static_cast<double>(before) + whole));
-    NS_LOG_LOGIC("F " << m_factor << ": base " << before << " -> " << after << ", MLTCP -> "
-                      << tcb->m_cWnd);
+    tcb->m_cWnd = static_cast<uint32_t>(static_cast<double>(real) + whole);
+    m_lastSet = tcb->m_cWnd;
+    NS_LOG_LOGIC("F " << m_factor << ": base " << m_shadow - step << " -> " << m_shadow
+                      << ", window " << real << " -> " << tcb->m_cWnd);
 }
 
 void
