@@ -39,6 +39,17 @@ Aggressiveness(Counter& counter, double slope, double intercept)
     return a;
 }
 
+// Slope 1, intercept 0.5, a whole iteration of 1,000 B seen and nothing sent since: F = 0.5.
+Ptr<MltcpAggressiveness>
+AtTheStartOfAnIteration(Counter& counter)
+{
+    Ptr<MltcpAggressiveness> a = Aggressiveness(counter, 1.0, 0.5);
+    a->StartIteration();
+    counter.bytes = 1000;
+    a->StartIteration();
+    return a;
+}
+
 Ptr<TcpSocketState>
 Window(uint32_t cwnd, uint32_t ssthresh)
 {
@@ -143,10 +154,7 @@ TEST(Mltcp, ScalesCubicsGrowthOnAverage)
     const double cubic = Grow(plain, cwnd, cwnd, acks) - double(cwnd);
     ASSERT_GT(cubic, 2.0 * kSegment);
     Counter c;
-    Ptr<MltcpAggressiveness> a = Aggressiveness(c, 1.0, 0.5);
-    a->StartIteration();
-    c.bytes = 1000;
-    a->StartIteration(); // bytes ratio 0: F = 0.5
+    Ptr<MltcpAggressiveness> a = AtTheStartOfAnIteration(c);
     Config::SetDefault("ns3::TcpCubic::HyStart", BooleanValue(false));
     const double mltcp = Grow(Mltcp("ns3::TcpCubic", a), cwnd, cwnd, acks) - double(cwnd);
     Config::Reset();
@@ -199,10 +207,7 @@ TEST(Mltcp, CubicUnderRepeatedCutsGrowsFTimesAsFast)
     const double cubic = Sawtooth(CreateObject<TcpCubic>(), 20, 500);
     ASSERT_GT(cubic, 20.0 * kSegment);
     Counter c;
-    Ptr<MltcpAggressiveness> a = Aggressiveness(c, 1.0, 0.5);
-    a->StartIteration();
-    c.bytes = 1000;
-    a->StartIteration(); // bytes ratio 0: F = 0.5
+    Ptr<MltcpAggressiveness> a = AtTheStartOfAnIteration(c);
     const double mltcp = Sawtooth(Mltcp("ns3::TcpCubic", a), 20, 500);
     Config::Reset();
     std::cout << "[measure] CUBIC grew " << cubic / kSegment << " segments over 20 cuts, under "
@@ -213,10 +218,7 @@ TEST(Mltcp, CubicUnderRepeatedCutsGrowsFTimesAsFast)
 TEST(Mltcp, LeavesSlowStartAndCutsToTheBase)
 {
     Counter c;
-    Ptr<MltcpAggressiveness> a = Aggressiveness(c, 1.0, 0.5);
-    a->StartIteration();
-    c.bytes = 1000;
-    a->StartIteration(); // F = 0.5
+    Ptr<MltcpAggressiveness> a = AtTheStartOfAnIteration(c);
     const uint32_t cwnd = 10 * kSegment;
     EXPECT_EQ(Grow(Mltcp("ns3::TcpNewReno", a), cwnd, 100 * cwnd, 5),
               Grow(CreateObject<TcpNewReno>(), cwnd, 100 * cwnd, 5));
