@@ -1,6 +1,7 @@
 // flumen-shift: CASSINI's time shifts for a scenario's jobs (scheduling/time-shift-search.h).
 // `./flumen shift FILE [--set key=value ...] [--steps N] [--passes N] [--out DIR] [--quiet]`.
 #include "atomic-file.h"
+#include "backend-options.h"
 #include "run-scenario.h"
 #include "scenario.h"
 #include "time-shift-search.h"
@@ -30,26 +31,6 @@ Usage(const std::string& why)
 {
     std::cerr << "flumen shift: " << why << "\n" << kUsage;
     return 2;
-}
-
-bool
-ParseCount(const std::string& text, uint32_t& out)
-{
-    try
-    {
-        size_t used = 0;
-        const unsigned long v = std::stoul(text, &used);
-        if (used != text.size() || v == 0 || v > 1000)
-        {
-            return false;
-        }
-        out = static_cast<uint32_t>(v);
-        return true;
-    }
-    catch (const std::exception&)
-    {
-        return false;
-    }
 }
 
 } // namespace
@@ -84,8 +65,18 @@ main(int argc, char** argv)
                 sets.push_back(v);
             else if (a == "--out")
                 outDir = v;
-            else if (!ParseCount(v, a == "--steps" ? options.steps : options.passes))
-                return Usage(a + ": expected a whole number from 1 to 1000, got '" + v + "'");
+            else
+            {
+                try
+                {
+                    (a == "--steps" ? options.steps : options.passes)
+                        = static_cast<uint32_t>(flumen::ParseWholeNumber(a, v, 1, 1000));
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    return Usage(e.what());
+                }
+            }
         }
         else if (!a.empty() && a[0] != '-' && file.empty())
         {

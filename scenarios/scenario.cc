@@ -272,6 +272,12 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
 
 } // namespace
 
+bool
+TcpNegotiatesEcn(const Scenario& s)
+{
+    return s.tcpEcn || s.tcpCongestionControl == "dctcp";
+}
+
 std::string
 ModelVersion(const Scenario& s)
 {
@@ -284,12 +290,12 @@ ModelVersion(const Scenario& s)
     {
         v = fmt::format("{}; burst {}", v, kBurstModelVersion);
     }
-    if (s.mltcp || std::any_of(s.jobs.begin(), s.jobs.end(),
-                               [](const Scenario& j) { return j.mltcp; }))
+    if (s.mltcp
+        || std::any_of(s.jobs.begin(), s.jobs.end(), [](const Scenario& j) { return j.mltcp; }))
     {
         v = fmt::format("{}; MLTCP {}", v, kMltcpModelVersion);
     }
-    if (s.tcpEcn || s.tcpCongestionControl == "dctcp")
+    if (TcpNegotiatesEcn(s))
     {
         v = fmt::format("{}; TCP ECN {}", v, kTcpEcnModelVersion);
     }

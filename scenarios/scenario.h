@@ -175,6 +175,9 @@ constexpr const char* kMltcpModelVersion
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";
 
+/** Whether the hosts' TCP negotiates ECN: tcp.ecn, or DCTCP (which needs it). */
+bool TcpNegotiatesEcn(const Scenario& s);
+
 /** The model version a scenario's results depend on (cached runs are keyed on it). */
 std::string ModelVersion(const Scenario& s);
 

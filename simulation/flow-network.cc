@@ -174,7 +174,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
         // CUBIC's HyStart (ns-3's, on by default) ends slow start from its low window on
         // (fluid-network.h); a loss keeps CUBIC's beta of the window, NewReno's half.
         m_newConnection.lossBeta = 0.5;
-        if (m_marks && (s.tcpEcn || s.tcpCongestionControl == "dctcp"))
+        if (m_marks && TcpNegotiatesEcn(s))
         {
             // ECN-capable: the switch's ramp marks its packets too, and it answers the echoes.
             m_newConnection.ecn = FluidNetwork::CLASSIC_ECN;

@@ -48,9 +48,8 @@ SetTcpDefaults(const Scenario& s)
     // it (3.37's stalls a connection whose message ends during one: tcp-prr-ecn-recovery.h).
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TcpPrrEcnRecovery::GetTypeId()));
-    const bool ecn = s.tcpEcn || s.tcpCongestionControl == "dctcp";
     Config::SetDefault("ns3::TcpSocketBase::UseEcn",
-                       EnumValue(ecn ? TcpSocketState::On : TcpSocketState::Off));
+                       EnumValue(TcpNegotiatesEcn(s) ? TcpSocketState::On : TcpSocketState::Off));
 }
 
 std::string
