@@ -170,7 +170,8 @@ constexpr const char* kTcpEcnModelVersion
     = "2026-12-05 PRR's ECN window reduction ends at ssthresh (TcpPrrEcnRecovery)";
 /** The same for MLTCP (job.mltcp) alone: only runs with it are keyed on it. */
 constexpr const char* kMltcpModelVersion
-    = "2026-12-05 the base congestion control grows a window of its own (CUBIC kept F)";
+    = "2026-12-06 DCQCN's every increase stage closes F times its half of the gap to the "
+      "target";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

@@ -183,20 +183,24 @@ DcqcnRateControl::Increase()
     const uint32_t f = m_fastRecoverySteps;
     const uint32_t most = std::max(m_timerStages, m_byteStages);
     const uint32_t least = std::min(m_timerStages, m_byteStages);
-    if (most < f)
+    const double scale = m_aggressiveness ? m_aggressiveness->Factor() : 1.0;
+    if (most >= f) // past fast recovery, the target itself rises
     {
-        // fast recovery: towards the rate before the cut
-    }
-    else
-    {
-        const double scale = m_aggressiveness ? m_aggressiveness->Factor() : 1.0;
         m_rt += scale
                 * (least > f
                        ? static_cast<double>(least - f) * static_cast<double>(m_hai.GetBitRate())
                        : static_cast<double>(m_ai.GetBitRate()));
     }
     m_rt = std::min(m_rt, m_lineRate);
-    SetRc(std::min((m_rt + m_rc) / 2.0, m_lineRate));
+    if (m_aggressiveness)
+    {
+        // MLTCP (SetAggressiveness): F times DCQCN's half of the gap to the target.
+        SetRc(std::min(m_rc + std::min(scale / 2.0, 1.0) * (m_rt - m_rc), m_lineRate));
+    }
+    else
+    {
+        SetRc(std::min((m_rt + m_rc) / 2.0, m_lineRate));
+    }
     // Within a packet of line rate the flow has recovered.
     if (m_lineRate - m_rc < m_lineRate * 1e-4)
     {

@@ -1,7 +1,10 @@
 // MLTCP: F(bytes_ratio) as its formula says, the iteration's bytes learned from the previous
-// one, and the window increase of Reno and CUBIC scaled by F after slow start (untouched in it).
+// one, the window increase of Reno and CUBIC scaled by F after slow start (untouched in it), and
+// DCQCN's rate increase scaled by F.
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/dcqcn-rate-control.h"
 #include "ns3/double.h"
 #include "ns3/mltcp-aggressiveness.h"
 #include "ns3/mltcp-congestion-ops.h"
@@ -230,4 +233,49 @@ TEST(Mltcp, LeavesSlowStartAndCutsToTheBase)
     EXPECT_EQ(fork->GetName(), "Mltcp");
     EXPECT_EQ(Grow(fork, 100 * kSegment, 100 * kSegment, 400),
               Grow(Mltcp("ns3::TcpNewReno", a), 100 * kSegment, 100 * kSegment, 400));
+}
+
+// DCQCN's increase, at every timer or byte stage: the target's step (R_AI, R_HAI) times F, and
+// the current rate closing F times DCQCN's half of the gap to the target (all of it from F = 2).
+TEST(Mltcp, ScalesDcqcnsRateIncrease)
+{
+    Counter c;
+    Ptr<MltcpAggressiveness> a = AtTheStartOfAnIteration(c); // F = 0.5
+    Ptr<DcqcnRateControl> plain = CreateObject<DcqcnRateControl>();
+    Ptr<DcqcnRateControl> mltcp = CreateObject<DcqcnRateControl>();
+    mltcp->SetAggressiveness(a);
+    for (const Ptr<DcqcnRateControl>& rc : { plain, mltcp })
+    {
+        rc->SetLineRate(DataRate("25Gbps"));
+        rc->ReceiveCnp(); // alpha 1: Rc 12.5 Gb/s, Rt 25 Gb/s
+    }
+    // The timer's first stage: Rt stays at the line rate, Rc closes half the gap (F 0.5: a
+    // quarter).
+    Simulator::Stop(MicroSeconds(301));
+    Simulator::Run();
+    EXPECT_DOUBLE_EQ(plain->GetRateBps(), 18.75e9);
+    EXPECT_DOUBLE_EQ(mltcp->GetRateBps(), 15.625e9);
+    // A cut sets Rt to the rate; the next byte stage is additive increase: Rt + F x 5 Mb/s.
+    const uint64_t stage = 32767ULL * 64;
+    for (const Ptr<DcqcnRateControl>& rc : { plain, mltcp })
+    {
+        rc->ReceiveCnp();
+    }
+    const double plainRt = plain->GetTargetRateBps();
+    const double plainRc = plain->GetRateBps();
+    const double mltcpRt = mltcp->GetTargetRateBps();
+    const double mltcpRc = mltcp->GetRateBps();
+    plain->NotifyBytesSent(stage);
+    mltcp->NotifyBytesSent(stage);
+    EXPECT_NEAR(plain->GetTargetRateBps() - plainRt, 5e6, 1e-3);
+    EXPECT_NEAR(mltcp->GetTargetRateBps() - mltcpRt, 2.5e6, 1e-3);
+    EXPECT_NEAR(plain->GetRateBps() - plainRc, (plainRt + 5e6 - plainRc) / 2, 1e-3);
+    EXPECT_NEAR(mltcp->GetRateBps() - mltcpRc, (mltcpRt + 2.5e6 - mltcpRc) / 4, 1e-3);
+    // Late in the iteration (F 1.5) the rate closes three quarters of the gap.
+    c.bytes += 1000;
+    const double gap = mltcp->GetTargetRateBps() + 7.5e6 - mltcp->GetRateBps();
+    const double before = mltcp->GetRateBps();
+    mltcp->NotifyBytesSent(stage);
+    EXPECT_NEAR(mltcp->GetRateBps() - before, 0.75 * gap, 1e-3);
+    Simulator::Destroy();
 }
