@@ -299,6 +299,13 @@ ModelVersion(const Scenario& s)
     {
         v = fmt::format("{}; TCP ECN {}", v, kTcpEcnModelVersion);
     }
+    // Such a run went by slices before auto was the default.
+    if (s.flowRingWholeByAuto
+        || std::any_of(s.jobs.begin(), s.jobs.end(),
+                       [](const Scenario& j) { return j.flowRingWholeByAuto; }))
+    {
+        v = fmt::format("{}; {}", v, kAutoWholeRingModelVersion);
+    }
     if (s.engine != "packet")
     {
         v = fmt::format("{}; flow engine {}", v, kFlowEngineModelVersion);
@@ -458,9 +465,37 @@ CheckFlowRing(const Scenario& s)
             Fail(s.source, "simulation.flow_ring",
                  "\"whole\" runs the ring's hops in step, which holds only where no standing "
                  "queue forms; with an RDMA job and a fifo or ecn switch the flow engine keeps "
-                 "them: expected \"slices\", or simulation.flow_queues false");
+                 "them: expected \"slices\" or \"auto\", or simulation.flow_queues false");
         }
     }
+}
+
+// flow_ring auto: each job's ring whole where the rules above would let it run so and its
+// slices would cost (from flow_ring_whole_from ranks), slices otherwise. The packet engine
+// keeps "auto": it has no such choice.
+void
+ResolveAutoFlowRing(Scenario& s)
+{
+    if (s.engine == "packet")
+    {
+        return;
+    }
+    const bool queues = FlowEngineHasStandingQueues(s);
+    auto resolve = [queues](Scenario& job)
+    {
+        if (job.flowRing == "auto")
+        {
+            const bool whole = !queues && job.collective == "ring" && !job.mltcp
+                               && job.jobHosts.size() >= job.flowRingWholeFrom;
+            job.flowRing = whole ? "whole" : "slices";
+            job.flowRingWholeByAuto = whole;
+        }
+    };
+    for (Scenario& job : s.jobs)
+    {
+        resolve(job);
+    }
+    resolve(s);
 }
 
 } // namespace
@@ -490,6 +525,7 @@ ResolveScenario(const json& user, const std::string& source)
         CheckTcpCsv(s);
         CheckFlowDcqcn(s);
         CheckFlowRing(s);
+        ResolveAutoFlowRing(s);
         return s;
     }
     // Several jobs: each as a scenario of its own, then the scenario as its first job's.
@@ -508,6 +544,7 @@ ResolveScenario(const json& user, const std::string& source)
     CheckTcpCsv(s);
     CheckFlowDcqcn(s);
     CheckFlowRing(s);
+    ResolveAutoFlowRing(s);
     s.resolved["jobs"] = resolvedJobs;
     return s;
 }

@@ -128,7 +128,9 @@ struct Scenario
     bool flowWholeSteps = true;       //!< flow engine: ring steps unsliced
     bool flowQueues = true;           //!< flow engine: standing queues at FIFO switch ports
     double flowSliceBytes = 2097152;  //!< flow engine: RoCE slices behind standing queues
-    std::string flowRing = "slices";  //!< flow engine: the ring "slices" or "whole"
+    std::string flowRing = "slices";  //!< flow engine: the ring "slices" or "whole" (auto resolved)
+    uint32_t flowRingWholeFrom = 32;  //!< flow_ring auto: whole from this many ranks
+    bool flowRingWholeByAuto = false; //!< flow_ring auto chose whole (keys its runs apart)
     double progressIntervalS = 0;
 
     /**
@@ -172,6 +174,10 @@ constexpr const char* kTcpEcnModelVersion
 constexpr const char* kMltcpModelVersion
     = "2026-12-06 DCQCN's every increase stage closes F times its half of the gap to the "
       "target";
+/** The same for flow_ring auto's choice of the whole ring: only runs it chose it for are keyed
+ * on it (with "slices" the default, they ran by slices). */
+constexpr const char* kAutoWholeRingModelVersion
+    = "2026-12-06 flow_ring auto: the whole ring from flow_ring_whole_from ranks";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

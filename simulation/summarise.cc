@@ -206,6 +206,10 @@ SummariseJob(const FinishedRun& run, const MeasuredJob& m, std::vector<Iteration
     }
     j.transport = s.transport;
     j.collective = s.collective;
+    if (run.scenario.engine == "flow" && s.collective == "ring")
+    {
+        j.flowRing = s.flowRing;
+    }
     j.startS = s.jobStartS;
     j.windowStartS = m.windowStart.GetSeconds();
     j.windowEndS = m.windowEnd.GetSeconds();

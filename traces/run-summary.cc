@@ -323,6 +323,10 @@ ToJson(const RunSummary& s)
             {
                 o["comm_overlap"] = *job.commOverlap;
             }
+            if (!job.flowRing.empty())
+            {
+                o["flow_ring"] = job.flowRing;
+            }
             FiguresToJson(job, o);
             j["jobs"].push_back(o);
         }
@@ -425,6 +429,10 @@ RunSummaryFromJson(const json& j, const std::string& source)
                       if (o.Has("comm_overlap"))
                       {
                           job.commOverlap = o.Get<double>("comm_overlap");
+                      }
+                      if (o.Has("flow_ring"))
+                      {
+                          job.flowRing = o.Get<std::string>("flow_ring");
                       }
                       FiguresFrom(o, job);
                       s.jobs.push_back(job);

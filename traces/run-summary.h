@@ -159,6 +159,9 @@ struct JobSummary : JobFigures
     std::vector<std::string> hosts; //!< rank 0 first
     std::string transport;
     std::string collective;
+    /** The flow engine's ring (simulation.flow_ring as run): "slices" or "whole"; empty at
+     * packet level or with another collective. */
+    std::string flowRing;
     double startS = 0;
     /** From its first worker's first measured iteration (its start without a warm-up) to
      * its end (the run's if it did not finish). */

@@ -1,7 +1,8 @@
 // The flow engine's whole ring (simulation.flow_ring "whole") against its slices on the same
 // scenario and seed, where it applies (no standing queues): a ring of many workers on a fabric
-// beside web-search (RoCE, simulation.flow_queues false), and the TCP quickstart; and the rule
-// that keeps it away from standing queues.
+// beside web-search (RoCE, simulation.flow_queues false), and the TCP quickstart; the rule
+// that keeps it away from standing queues; and what flow_ring auto chooses.
+#include "scenario.h"
 #include "test-support.h"
 
 #include <gtest/gtest.h>
@@ -92,4 +93,74 @@ TEST(FlowWholeRing, IsRefusedWhereStandingQueuesForm)
     json packet = queued;
     packet["simulation"]["engine"] = "packet"; // (the packet level has no whole ring to refuse)
     EXPECT_EQ(test::ScenarioErrorOf(packet), "");
+}
+
+// auto (the default): the whole ring where it may run and the ring has flow_ring_whole_from
+// ranks or more; slices otherwise. Only the runs it chose the whole ring for are keyed apart
+// from before (they ran by slices then).
+TEST(FlowWholeRing, AutoChoosesItForLargeRingsWhereItMayRun)
+{
+    auto ring = [](uint32_t hosts, json extra = json::object())
+    {
+        json j = { { "topology", { { "configuration", "A" }, { "hosts", hosts } } },
+                   { "simulation", { { "engine", "flow" } } } };
+        j.merge_patch(extra);
+        return j;
+    };
+    const Scenario big = test::Resolve(ring(40));
+    ASSERT_GE(big.jobHosts.size(), 32u);
+    EXPECT_EQ(big.flowRing, "whole");
+    const uint32_t n = static_cast<uint32_t>(big.jobHosts.size());
+    // One rank short of the threshold, and the threshold lowered to it.
+    const json from = { { "simulation", { { "flow_ring_whole_from", n + 1 } } } };
+    EXPECT_EQ(test::Resolve(ring(40, from)).flowRing, "slices");
+    EXPECT_EQ(
+        test::Resolve(ring(40, { { "simulation", { { "flow_ring_whole_from", n } } } })).flowRing,
+        "whole");
+    // Standing queues (RoCE at a FIFO switch), MLTCP, another collective: slices.
+    EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "transport", "rdma" } } },
+                                       { "topology",
+                                         { { "switch_queue", { { "discipline", "fifo" } } } } } }))
+                  .flowRing,
+              "slices");
+    EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "mltcp", true } } } })).flowRing, "slices");
+    EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "collective", "nccl_tree" } } } })).flowRing,
+              "slices");
+    // As asked, whatever the size; the packet level keeps "auto" (it has no such choice).
+    EXPECT_EQ(test::Resolve(ring(40, { { "simulation", { { "flow_ring", "slices" } } } })).flowRing,
+              "slices");
+    EXPECT_EQ(test::Resolve(ring(40, { { "simulation", { { "engine", "packet" } } } })).flowRing,
+              "auto");
+    // Keys: auto's whole ring apart from the explicit one; auto's slices as the explicit ones.
+    const std::string whole
+        = ModelVersion(test::Resolve(ring(40, { { "simulation", { { "flow_ring", "whole" } } } })));
+    EXPECT_NE(ModelVersion(big), whole);
+    EXPECT_EQ(
+        ModelVersion(test::Resolve(ring(40, from))),
+        ModelVersion(test::Resolve(ring(40, { { "simulation", { { "flow_ring", "slices" } } } }))));
+}
+
+TEST(FlowWholeRing, TheSummarySaysWhichRingRan)
+{
+    test::TempDir dir;
+    const std::string scenario = dir.Write("fabric.json", R"({
+      "topology": {"configuration": "A", "hosts": 40, "leaves": 2, "spines": 2,
+                   "link_rate_gbps": 100, "uplink_rate_gbps": 400},
+      "job": {"model": "resnet50", "iterations": 2, "warmup_iterations": 1},
+      "cross_traffic": {"type": "websearch", "load_gbps": 20},
+      "simulation": {"engine": "flow"},
+      "outputs": {"link_bin_us": 0}})");
+    json runs[2];
+    for (int i = 0; i < 2; ++i)
+    {
+        const std::string out = dir.Path() + "/run" + std::to_string(i);
+        auto r = test::RunFlumen(scenario + " --quiet --out " + out
+                                 + (i ? " --set simulation.flow_ring_whole_from=1000" : ""));
+        ASSERT_EQ(r.exitCode, 0) << r.output;
+        runs[i] = json::parse(test::ReadFile(out + "/summary.json"));
+    }
+    EXPECT_EQ(runs[0]["jobs"][0]["flow_ring"], "whole");
+    EXPECT_EQ(runs[1]["jobs"][0]["flow_ring"], "slices");
+    ExpectSameIterationsAtFewerEvents("auto's choice at 39 ranks beside web-search", runs[1],
+                                      runs[0], 0.01, 20);
 }
