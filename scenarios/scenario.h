@@ -128,7 +128,7 @@ struct Scenario
     bool flowWholeSteps = true;       //!< flow engine: ring steps unsliced
     bool flowQueues = true;           //!< flow engine: standing queues at FIFO switch ports
     double flowSliceBytes = 2097152;  //!< flow engine: RoCE slices behind standing queues
-    std::string flowRing = "slices";  //!< flow engine: the ring "slices" or "whole" (auto resolved)
+    std::string flowRing = "auto";    //!< flow engine: "slices" or "whole" (auto: resolved to one)
     uint32_t flowRingWholeFrom = 32;  //!< flow_ring auto: whole from this many ranks
     bool flowRingWholeByAuto = false; //!< flow_ring auto chose whole (keys its runs apart)
     double progressIntervalS = 0;
