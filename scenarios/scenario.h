@@ -54,6 +54,7 @@ struct Scenario
     double oversubscription = 0; //!< leaf-spine: as given, then the ratio in effect
     double linkDelayUs = 0;
     uint32_t mtuBytes = 0;
+    bool ethernetFraming = false; //!< topology.ethernet_framing
     ns3::EgressQueueConfig hostQueue;
     ns3::EgressQueueConfig switchQueue;
     bool pfcEnabled = false;

@@ -30,11 +30,11 @@ using namespace ns3;
 namespace
 {
 
-// A RoCE packet on the wire per payload byte.
+// A RoCE packet on the wire (with the framing) per payload byte.
 double
-RoceWireFactor(uint32_t rdmaMtu)
+RoceWireFactor(const Scenario& s)
 {
-    return double(RdmaNic::WireBytes(rdmaMtu)) / rdmaMtu;
+    return double(RdmaNic::WireBytes(s.rdmaMtuBytes) + FramingBytes(s)) / s.rdmaMtuBytes;
 }
 
 // ring.csv's hops are binned for rings of at most this many ranks.
@@ -150,11 +150,11 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     const uint32_t b = roles.BottleneckHost();
     m_bottleneck = Port{ roles.BottleneckName(), roles.bottleneckAtNic ? up[b] : down[b] };
     m_tcpWireFactor = TcpWireFactor(s);
-    m_roceWireFactor = RoceWireFactor(s.rdmaMtuBytes);
-    // TCP's ACKs where the standing queues are: a segment's headers (PPP's 2 bytes on top)
-    // per DelAckCount segments (docs/flow-engine.md, "ACKs").
+    m_roceWireFactor = RoceWireFactor(s);
+    // TCP's ACKs where the standing queues are: a segment's headers (PPP's 2 bytes and the
+    // framing on top) per DelAckCount segments (docs/flow-engine.md, "ACKs").
     m_tcpAckWireFactor = m_queues
-                             ? double(TcpIpHeaderBytes(s.tcpTimestamps) + 2)
+                             ? double(TcpIpHeaderBytes(s.tcpTimestamps) + 2 + FramingBytes(s))
                                    / (std::max(1u, TcpSocketDefault("DelAckCount")) * TcpMss(s))
                              : 0;
     m_rdmaMtu = s.rdmaMtuBytes;

@@ -3,6 +3,7 @@
 #include "scenario.h"
 
 #include "ns3/core-module.h"
+#include "ns3/ethernet-framing.h"
 #include "ns3/flow-generator-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/iperf-helper.h"
@@ -114,6 +115,7 @@ BuildStar(const Scenario& s)
     topo.linkRate = DataRate(static_cast<uint64_t>(std::llround(s.linkRateGbps * 1e9)));
     topo.linkDelay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
     topo.mtu = static_cast<uint16_t>(s.mtuBytes);
+    topo.framingBytes = FramingBytes(s);
     topo.hostQueue = s.hostQueue;
     topo.switchQueue = s.switchQueue;
     // An RDMA job anywhere: every host's NIC arbitrates RDMA and TCP/IP (NicQueueDisc).
@@ -179,10 +181,16 @@ TcpMss(const Scenario& s)
     return s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
 }
 
+uint32_t
+FramingBytes(const Scenario& s)
+{
+    return s.ethernetFraming ? kEthernetFramingBytes : 0;
+}
+
 double
 TcpWireFactor(const Scenario& s)
 {
-    return double(s.mtuBytes + 2) / TcpMss(s);
+    return double(s.mtuBytes + 2 + FramingBytes(s)) / TcpMss(s);
 }
 
 PacketNetwork::PacketNetwork(const Scenario& scenario)

@@ -60,7 +60,11 @@ class PacketNetwork : public Network
 uint32_t TcpIpHeaderBytes(bool timestamps);
 /** A full segment's payload: the MTU less the IPv4 and TCP headers. */
 uint32_t TcpMss(const Scenario& scenario);
-/** A full TCP segment on the wire (PPP's 2 bytes on top of the MTU) per payload byte. */
+/** Bytes every frame takes on the wire beyond its PPP header: Ethernet's where
+ * topology.ethernet_framing asks for them, else 0. */
+uint32_t FramingBytes(const Scenario& scenario);
+/** A full TCP segment on the wire (PPP's 2 bytes and the framing on top of the MTU) per payload
+ * byte. */
 double TcpWireFactor(const Scenario& scenario);
 
 /** A new TCP connection's first window, in segments (ns3::TcpSocket::InitialCwnd). */

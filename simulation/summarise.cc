@@ -117,9 +117,10 @@ Model(const Scenario& s, uint32_t workers)
     // headers) at line rate. A yardstick for the slowdown, not a model.
     const bool rdma = s.transport == "rdma";
     const uint32_t mss = TcpMss(s);
-    const double headerShare = rdma ? (RdmaNic::WireBytes(s.rdmaMtuBytes) - s.rdmaMtuBytes)
-                                          / static_cast<double>(s.rdmaMtuBytes)
-                                    : (2.0 + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;
+    const double headerShare
+        = rdma ? (RdmaNic::WireBytes(s.rdmaMtuBytes) + FramingBytes(s) - s.rdmaMtuBytes)
+                     / static_cast<double>(s.rdmaMtuBytes)
+               : (2.0 + FramingBytes(s) + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;
     const uint64_t busiestBytes = BusiestWorkerBytes(s, workers);
     ModelSummary m;
     m.name = s.model.name;

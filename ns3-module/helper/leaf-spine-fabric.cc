@@ -61,6 +61,8 @@ StarTopologyHelper::InstallFabric(StarTopology& t,
     NS_ABORT_MSG_IF(c.leaves > 256 || c.spines > 256, "at most 256 leaves and 256 spines");
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("DataRate", DataRateValue(c.uplinkRate));
+    p2p.SetDeviceAttribute("InterframeGap",
+                           TimeValue(c.uplinkRate.CalculateBytesTxTime(c.framingBytes)));
     p2p.SetDeviceAttribute("Mtu", UintegerValue(c.mtu));
     p2p.SetChannelAttribute("Delay", TimeValue(c.linkDelay));
     p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("1p")));

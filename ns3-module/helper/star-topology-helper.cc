@@ -174,6 +174,8 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
 
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("DataRate", DataRateValue(m_config.linkRate));
+    p2p.SetDeviceAttribute(
+        "InterframeGap", TimeValue(m_config.linkRate.CalculateBytesTxTime(m_config.framingBytes)));
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_config.mtu));
     p2p.SetChannelAttribute("Delay", TimeValue(m_config.linkDelay));
     // The queue lives in the queue disc; the device holds one packet behind the one on the wire.

@@ -55,6 +55,9 @@ struct StarTopologyConfig
     DataRate linkRate = DataRate("25Gbps");
     Time linkDelay = MicroSeconds(1);
     uint16_t mtu = 1500;
+    /** Bytes every frame also takes on the wire beyond its PPP header (ethernet-framing.h;
+     * 0: none), as each device's interframe gap at its rate. */
+    uint32_t framingBytes = 0;
     /**
      * Every host NIC's egress. Linux's qdisc limit (1000 packets) counts TSO super-packets and
      * TCP Small Queues caps each socket near 1 MB, so a host does not drop its own TCP windows;

@@ -138,6 +138,16 @@ RdmaNic::GetLineRate() const
     return rate.Get();
 }
 
+double
+RdmaNic::GetFramingBytes() const
+{
+    Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(m_device);
+    NS_ABORT_MSG_IF(!p2p, "RdmaNic: the NIC must be a point-to-point device");
+    TimeValue gap;
+    p2p->GetAttribute("InterframeGap", gap);
+    return gap.Get().GetSeconds() * static_cast<double>(GetLineRate().GetBitRate()) / 8.0;
+}
+
 void
 RdmaNic::Register(uint16_t qpn, ReceiveCallback receive, TransmitCallback transmit)
 {

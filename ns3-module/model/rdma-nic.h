@@ -56,6 +56,10 @@ class RdmaNic : public Object
     void Send(Ptr<Packet> packet, Ipv4Address to);
 
     DataRate GetLineRate() const;
+    /** The bytes the device's interframe gap stands for at its line rate (the framing every
+     * packet takes on the wire beyond WireBytes; the gap is whole nanoseconds, so 36 bytes at
+     * 25 Gbps come out as 37.5). */
+    double GetFramingBytes() const;
     Ptr<NetDevice> GetDevice() const { return m_device; }
     /** Bytes of IP packet per payload byte count: IPv4 + UDP + RoCE header + payload. */
     static uint32_t IpBytes(uint32_t payload);

@@ -109,6 +109,7 @@ RdmaRingTransport::Start()
     m_nic->Register(m_qpn, MakeCallback(&RdmaRingTransport::Receive, this),
                     MakeCallback(&RdmaRingTransport::Transmit, this));
     m_dcqcn->SetLineRate(m_nic->GetLineRate());
+    m_framingBytes = m_nic->GetFramingBytes();
     m_dcqcn->SetAggressiveness(GetAggressiveness());
     m_started = true;
     RequestIfDue();
@@ -233,7 +234,8 @@ RdmaRingTransport::Transmit()
     }
     uint32_t wire = RdmaNic::WireBytes(payload);
     m_dcqcn->NotifyBytesSent(wire);
-    m_nextDue = Simulator::Now() + Seconds(wire * 8.0 / m_dcqcn->GetRateBps());
+    // Paced by what the packet takes of the wire, its framing too (RdmaNic::GetFramingBytes).
+    m_nextDue = Simulator::Now() + Seconds((wire + m_framingBytes) * 8.0 / m_dcqcn->GetRateBps());
     if (!m_rtoEvent.IsRunning())
     {
         RestartTimer();

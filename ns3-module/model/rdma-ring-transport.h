@@ -118,6 +118,7 @@ class RdmaRingTransport : public RingTransport
 
     Ptr<Node> m_node;
     Ptr<RdmaNic> m_nic;
+    double m_framingBytes = 0; //!< per packet on the wire beyond WireBytes (the NIC's gap)
     Ipv4Address m_next;
     Ipv4Address m_previous;
     bool m_clearToSend = false;
