@@ -128,23 +128,27 @@ RdmaNic::DoDispose()
     Object::DoDispose();
 }
 
-DataRate
-RdmaNic::GetLineRate() const
+Ptr<PointToPointNetDevice>
+RdmaNic::PointToPoint() const
 {
     Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(m_device);
     NS_ABORT_MSG_IF(!p2p, "RdmaNic: the NIC must be a point-to-point device");
+    return p2p;
+}
+
+DataRate
+RdmaNic::GetLineRate() const
+{
     DataRateValue rate;
-    p2p->GetAttribute("DataRate", rate);
+    PointToPoint()->GetAttribute("DataRate", rate);
     return rate.Get();
 }
 
 double
 RdmaNic::GetFramingBytes() const
 {
-    Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(m_device);
-    NS_ABORT_MSG_IF(!p2p, "RdmaNic: the NIC must be a point-to-point device");
     TimeValue gap;
-    p2p->GetAttribute("InterframeGap", gap);
+    PointToPoint()->GetAttribute("InterframeGap", gap);
     return gap.Get().GetSeconds() * static_cast<double>(GetLineRate().GetBitRate()) / 8.0;
 }
 

@@ -29,6 +29,8 @@
 namespace ns3
 {
 
+class PointToPointNetDevice;
+
 class RdmaNic : public Object
 {
   public:
@@ -72,6 +74,8 @@ class RdmaNic : public Object
 
   private:
     void Setup();
+    /** The NIC's device, which must be a point-to-point one. */
+    Ptr<PointToPointNetDevice> PointToPoint() const;
     void HandleRead(Ptr<Socket> socket);
     void HandleEgressDequeue(Ptr<const QueueDiscItem> item);
     void ScheduleTransmitLoop();
