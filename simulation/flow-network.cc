@@ -11,7 +11,6 @@
 #include "ns3/fluid-host.h"
 #include "ns3/iperf-helper.h"
 #include "ns3/node.h"
-#include "ns3/rdma-nic.h"
 #include "ns3/tcp-ring-transport.h"
 #include "ns3/training-job-helper.h"
 
@@ -34,7 +33,7 @@ namespace
 double
 RoceWireFactor(const Scenario& s)
 {
-    return double(RdmaNic::WireBytes(s.rdmaMtuBytes) + FramingBytes(s)) / s.rdmaMtuBytes;
+    return double(RoceFrameBytes(s)) / s.rdmaMtuBytes;
 }
 
 // ring.csv's hops are binned for rings of at most this many ranks.
@@ -151,10 +150,10 @@ FlowNetwork::FlowNetwork(const Scenario& s)
     m_bottleneck = Port{ roles.BottleneckName(), roles.bottleneckAtNic ? up[b] : down[b] };
     m_tcpWireFactor = TcpWireFactor(s);
     m_roceWireFactor = RoceWireFactor(s);
-    // TCP's ACKs where the standing queues are: a segment's headers (PPP's 2 bytes and the
-    // framing on top) per DelAckCount segments (docs/flow-engine.md, "ACKs").
+    // TCP's ACKs where the standing queues are: a segment's frame without its payload per
+    // DelAckCount segments (docs/flow-engine.md, "ACKs").
     m_tcpAckWireFactor = m_queues
-                             ? double(TcpIpHeaderBytes(s.tcpTimestamps) + 2 + FramingBytes(s))
+                             ? double(TcpFrameBytes(s) - TcpMss(s))
                                    / (std::max(1u, TcpSocketDefault("DelAckCount")) * TcpMss(s))
                              : 0;
     m_rdmaMtu = s.rdmaMtuBytes;

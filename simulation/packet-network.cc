@@ -8,6 +8,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/iperf-helper.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/roce-header.h"
 #include "ns3/tcp-flow-tracer.h"
 #include "ns3/tcp-prr-ecn-recovery.h"
@@ -187,10 +188,22 @@ FramingBytes(const Scenario& s)
     return s.ethernetFraming ? kEthernetFramingBytes : 0;
 }
 
+uint32_t
+TcpFrameBytes(const Scenario& s)
+{
+    return s.mtuBytes + 2 + FramingBytes(s);
+}
+
+uint32_t
+RoceFrameBytes(const Scenario& s)
+{
+    return RdmaNic::WireBytes(s.rdmaMtuBytes) + FramingBytes(s);
+}
+
 double
 TcpWireFactor(const Scenario& s)
 {
-    return double(s.mtuBytes + 2 + FramingBytes(s)) / TcpMss(s);
+    return double(TcpFrameBytes(s)) / TcpMss(s);
 }
 
 PacketNetwork::PacketNetwork(const Scenario& scenario)

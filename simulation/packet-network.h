@@ -63,8 +63,11 @@ uint32_t TcpMss(const Scenario& scenario);
 /** Bytes every frame takes on the wire beyond its PPP header: Ethernet's where
  * topology.ethernet_framing asks for them, else 0. */
 uint32_t FramingBytes(const Scenario& scenario);
-/** A full TCP segment on the wire (PPP's 2 bytes and the framing on top of the MTU) per payload
- * byte. */
+/** A full TCP segment's frame on the wire: the MTU, PPP's 2 bytes and the framing. */
+uint32_t TcpFrameBytes(const Scenario& scenario);
+/** A full RoCE packet's frame on the wire (job.rdma.mtu_bytes of payload), with the framing. */
+uint32_t RoceFrameBytes(const Scenario& scenario);
+/** A full TCP segment on the wire per payload byte. */
 double TcpWireFactor(const Scenario& scenario);
 
 /** A new TCP connection's first window, in segments (ns3::TcpSocket::InitialCwnd). */

@@ -7,7 +7,6 @@
 
 #include "ns3/core-module.h"
 #include "ns3/flow-ring-transport.h"
-#include "ns3/rdma-nic.h"
 #include "ns3/rdma-ring-transport.h"
 #include "ns3/ring-allreduce.h"
 #include "ns3/training-worker.h"
@@ -118,9 +117,8 @@ Model(const Scenario& s, uint32_t workers)
     const bool rdma = s.transport == "rdma";
     const uint32_t mss = TcpMss(s);
     const double headerShare
-        = rdma ? (RdmaNic::WireBytes(s.rdmaMtuBytes) + FramingBytes(s) - s.rdmaMtuBytes)
-                     / static_cast<double>(s.rdmaMtuBytes)
-               : (2.0 + FramingBytes(s) + TcpIpHeaderBytes(s.tcpTimestamps)) / mss;
+        = rdma ? (RoceFrameBytes(s) - s.rdmaMtuBytes) / static_cast<double>(s.rdmaMtuBytes)
+               : static_cast<double>(TcpFrameBytes(s) - mss) / mss;
     const uint64_t busiestBytes = BusiestWorkerBytes(s, workers);
     ModelSummary m;
     m.name = s.model.name;
