@@ -81,7 +81,8 @@ SimulateIdle(const IdlePoint& p, double computeS, double backwardShare, double j
 } // namespace
 
 CalibrationPoints
-LoadCalibrationPoints(const std::vector<std::string>& manifests)
+LoadCalibrationPoints(const std::vector<std::string>& manifests,
+                      const std::vector<std::string>& settings)
 {
     CalibrationPoints found;
     std::vector<IdlePoint>& points = found.idle;
@@ -89,6 +90,10 @@ LoadCalibrationPoints(const std::vector<std::string>& manifests)
     for (const auto& m : manifests)
     {
         Series series = LoadSeries(m);
+        for (const auto& assignment : settings)
+        {
+            ApplyOverride(series.scenario, assignment); // checked by the caller's plan already
+        }
         bool any = false;
         // No idle run in a TCP series: each model's near-idle point serves as the
         // reference for the hosts' TCP ceiling (declared as fitted beyond idle runs).

@@ -44,8 +44,11 @@ struct CalibrationPoints
 /**
  * The points of the manifests; a note on stderr for each model that is not built in and each
  * manifest with nothing to calibrate from. Throws on a manifest that cannot be read.
+ * `settings` (KEY=VALUE, a command's --set) go over each series' declared settings, so that
+ * the runs solved on share what the runs they calibrate are set to.
  */
-CalibrationPoints LoadCalibrationPoints(const std::vector<std::string>& manifests);
+CalibrationPoints LoadCalibrationPoints(const std::vector<std::string>& manifests,
+                                        const std::vector<std::string>& settings = {});
 
 /**
  * The per-phase jitter CV that gives an iteration spread like the measured one: p99 - mean

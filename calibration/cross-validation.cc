@@ -269,7 +269,7 @@ FitSplitOn(const ValidationOptions& o, const CrossValidationOptions& cv,
     calibration["written_by"] = "flumen validate --fit-split";
     calibration["engine"] = r.base.engine;
     calibration["fitted_on"] = series;
-    std::vector<IdlePoint> tcp = LoadCalibrationPoints(o.manifests).tcpReferences;
+    std::vector<IdlePoint> tcp = LoadCalibrationPoints(o.manifests, o.settings).tcpReferences;
     if (!tcp.empty())
     {
         for (auto& p : tcp)

@@ -192,7 +192,7 @@ FitSplits(const SplitFitRequest& r)
             }
         }
     }
-    const CalibrationPoints all = LoadCalibrationPoints(r.base.manifests);
+    const CalibrationPoints all = LoadCalibrationPoints(r.base.manifests, r.base.settings);
     for (const std::string& model : loaded)
     {
         std::vector<IdlePoint> idle;

@@ -299,6 +299,12 @@ ModelVersion(const Scenario& s)
     {
         v = fmt::format("{}; TCP ECN {}", v, kTcpEcnModelVersion);
     }
+    const auto marks = [](const ns3::EgressQueueConfig& q)
+    { return q.discipline == "ecn" || q.discipline == "red"; };
+    if (marks(s.switchQueue) || marks(s.hostQueue))
+    {
+        v = fmt::format("{}; {}", v, kMarkingStreamsModelVersion);
+    }
     // Such a run went by slices before auto was the default.
     if (s.flowRingWholeByAuto
         || std::any_of(s.jobs.begin(), s.jobs.end(),

@@ -179,6 +179,10 @@ constexpr const char* kMltcpModelVersion
  * on it (with "slices" the default, they ran by slices). */
 constexpr const char* kAutoWholeRingModelVersion
     = "2026-12-06 flow_ring auto: the whole ring from flow_ring_whole_from ranks";
+/** The same for ports that mark (an ecn or red discipline) alone: only runs with one are keyed
+ * on it (their marking draws moved from ns-3's automatic streams to fixed ones). */
+constexpr const char* kMarkingStreamsModelVersion
+    = "2026-12-06 ECN and RED marking draws on fixed streams";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

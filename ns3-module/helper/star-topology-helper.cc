@@ -3,6 +3,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/ecn-ramp-queue-disc.h"
 #include "ns3/flow-hash-routing-helper.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -10,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/queue-size.h"
+#include "ns3/red-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/traffic-control-helper.h"
@@ -96,6 +98,26 @@ StarTopology::AssignStreams(int64_t stream)
     for (auto& loss : losses)
     {
         used += loss->AssignStreams(stream + used);
+    }
+    // The marking draws of ECN and RED ports: left to ns-3's automatic streams, they would
+    // depend on what ran before in the process (a test's outcome on the tests before it).
+    std::vector<Ptr<QueueDisc>> ports = hostQueueDiscs;
+    ports.insert(ports.end(), torQueueDiscs.begin(), torQueueDiscs.end());
+    for (const auto& u : uplinks)
+    {
+        ports.push_back(u.leafQueueDisc);
+        ports.push_back(u.spineQueueDisc);
+    }
+    for (const auto& q : ports)
+    {
+        if (auto ecn = DynamicCast<EcnRampQueueDisc>(q))
+        {
+            used += ecn->AssignStreams(stream + used);
+        }
+        else if (auto red = DynamicCast<RedQueueDisc>(q))
+        {
+            used += red->AssignStreams(stream + used);
+        }
     }
     return used;
 }

@@ -124,7 +124,8 @@ struct StarTopology
 
     /** The leaf (ToR switch) a host hangs from. */
     uint32_t LeafOf(uint32_t host) const;
-    /** Assigns fixed streams to the loss draws; returns the number of streams used. */
+    /** Assigns fixed streams to the loss draws and the ECN and RED ports' marking draws;
+     * returns the number of streams used. */
     int64_t AssignStreams(int64_t stream);
 
     /** The queue that the configuration makes the bottleneck, and its device. */

@@ -46,7 +46,9 @@ Rack(double gbps, Time delay)
     c.switchQueue.discipline = "ecn";
     c.linkRate = DataRate(static_cast<uint64_t>(gbps * 1e9));
     c.linkDelay = delay;
-    return StarTopologyHelper(c).Install();
+    StarTopology t = StarTopologyHelper(c).Install();
+    t.AssignStreams(1); // marking draws independent of the tests before
+    return t;
 }
 
 struct JobResult

@@ -3,6 +3,7 @@
 // TCP point and keeps the given profiles. (The two-parameter fit itself costs hours of BERT
 // simulation; its run is in the README, "Calibration".)
 #include "calibration-file.h"
+#include "calibration-plan.h"
 #include "scenario.h"
 #include "test-support.h"
 
@@ -198,4 +199,30 @@ TEST(Calibrate, TheFlowEngineFitsTheProfilesTheShippedPacketFitFound)
                                  + dir.Path() + "/x.json")
                   .exitCode,
               2);
+}
+
+// A command's --set goes over the manifests' settings in the runs a fit solves the compute on
+// (the idle runs) and in the TCP ceiling's reference runs, as in the runs they calibrate.
+TEST(Calibrate, CommandSettingsReachTheRunsTheProfilesAreSolvedOn)
+{
+    const std::vector<std::string> manifests
+        = { kManifests + "iperf-rdma-configA.json", kManifests + "websearch-tcp-configB.json" };
+    const CalibrationPoints declared = LoadCalibrationPoints(manifests);
+    const CalibrationPoints set
+        = LoadCalibrationPoints(manifests, { "topology.ethernet_framing=false" });
+    ASSERT_FALSE(set.idle.empty());
+    ASSERT_FALSE(set.tcpReferences.empty());
+    ASSERT_EQ(set.idle.size(), declared.idle.size());
+    for (size_t i = 0; i < set.idle.size(); ++i)
+    {
+        EXPECT_EQ(declared.idle[i].testbedSettings["topology"]["ethernet_framing"], true);
+        EXPECT_EQ(set.idle[i].testbedSettings["topology"]["ethernet_framing"], false);
+        // The manifest's other settings stay.
+        EXPECT_EQ(set.idle[i].testbedSettings["topology"]["switch_queue"]["buffer_bytes"],
+                  296875000);
+    }
+    for (const auto& p : set.tcpReferences)
+    {
+        EXPECT_EQ(p.testbedSettings["topology"]["ethernet_framing"], false) << p.source;
+    }
 }

@@ -203,8 +203,8 @@ TEST(Validate, QuickSeriesReportAndResume)
     EXPECT_NE(report.find("## Headline"), std::string::npos);
     // The manifest's testbed settings are declared in the report and reach every run.
     EXPECT_NE(report.find("- iperf-rdma-configA: "
-                          "`{\"topology\":{\"switch_queue\":{\"buffer_bytes\":296875000,"
-                          "\"discipline\":\"fifo\"}}}`"),
+                          "`{\"topology\":{\"ethernet_framing\":true,\"switch_queue\":{"
+                          "\"buffer_bytes\":296875000,\"discipline\":\"fifo\"}}}`"),
               std::string::npos)
         << report;
     int runs = 0;
@@ -216,6 +216,7 @@ TEST(Validate, QuickSeriesReportAndResume)
         json run = json::parse(ReadRunFile(out + "/points", id, "scenario.json").value());
         EXPECT_EQ(run["topology"]["switch_queue"]["discipline"], "fifo") << id;
         EXPECT_EQ(run["topology"]["switch_queue"]["buffer_bytes"], 296875000) << id;
+        EXPECT_EQ(run["topology"]["ethernet_framing"], true) << id;
         if (run["cross_traffic"]["type"] == "iperf")
         {
             // The fewest iperf streams whose share beside busy RDMA, k/(k+1) of 25 Gbps,
