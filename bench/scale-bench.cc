@@ -54,7 +54,8 @@ Simulation(const std::string& ring)
                { "progress_interval_s", 0 } };
     if (ring == "whole")
     {
-        // The whole ring runs where no standing queue forms: max-min sharing at the ports.
+        // The whole ring (trees) runs where no standing queue forms: max-min sharing at the
+        // ports.
         s["flow_ring"] = ring;
         s["flow_queues"] = false;
     }
@@ -161,7 +162,7 @@ ScalePoints(const std::vector<uint32_t>& workers)
         {
             for (const auto& [collective, ring] :
                  { std::pair{ "ring", "slices" }, std::pair{ "ring", "whole" },
-                   std::pair{ "nccl_tree", "slices" } })
+                   std::pair{ "nccl_tree", "slices" }, std::pair{ "nccl_tree", "whole" } })
             {
                 ScalePoint p;
                 p.kind = "loaded";

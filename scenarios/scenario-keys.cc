@@ -282,16 +282,17 @@ AddSimulationKeys(std::vector<KeySpec>& k)
                     "TCP by window / RTT with HyStart (docs/flow-engine.md)",
                     -1e300, 1e300, Into(&Scenario::flowQueues)));
     k.push_back(Choice("simulation.flow_ring", "auto", { "auto", "slices", "whole" },
-                       "flow engine, ring: slices (each hop's slices, as NCCL sends them), "
-                       "whole (each all-reduce one flow over the whole ring at its slowest "
-                       "hop's rate, two events instead of 2(n-1) x n x slices; only without "
+                       "flow engine, the collective: slices (each hop's slices, as NCCL sends "
+                       "them), whole (each all-reduce one flow over the whole ring at its "
+                       "slowest hop's rate, two events instead of 2(n-1) x n x slices; a tree "
+                       "collective one flow per tree over all its edges; only without "
                        "standing queues: a TCP job, or simulation.flow_queues false; not with "
                        "job.mltcp), or auto (whole where it may run and the ring has "
                        "simulation.flow_ring_whole_from ranks or more, slices otherwise; "
-                       "docs/flow-engine.md, The whole ring)",
+                       "docs/flow-engine.md, The whole ring and the whole trees)",
                        Into(&Scenario::flowRing)));
     k.push_back(Key("simulation.flow_ring_whole_from", KeyType::Integer, 32,
-                    "flow_ring auto: the fewest ranks a ring runs whole with (slices cost "
+                    "flow_ring auto: the fewest ranks a ring or tree runs whole with (slices cost "
                     "2(n-1) x n events per slice round: 10 s per iteration at 64 ranks, where "
                     "the whole ring takes 0.3 s and agrees within 0.01 %)",
                     2, 1e9, Into(&Scenario::flowRingWholeFrom)));

@@ -455,8 +455,8 @@ CheckFlowDcqcn(const Scenario& s)
                      s.engine));
 }
 
-// The whole ring runs its hops in step, which holds where nothing queues (its window never
-// binds); behind standing queues the slices give way as NCCL's window makes them.
+// The whole ring (or tree) runs its hops in step, which holds where nothing queues (its window
+// never binds); behind standing queues the slices give way as NCCL's window makes them.
 void
 CheckFlowRing(const Scenario& s)
 {
@@ -466,17 +466,18 @@ CheckFlowRing(const Scenario& s)
     }
     for (const Scenario* job : Jobs(s))
     {
-        if (job->flowRing == "whole" && job->collective == "ring")
+        if (job->flowRing == "whole")
         {
             Fail(s.source, "simulation.flow_ring",
-                 "\"whole\" runs the ring's hops in step, which holds only where no standing "
-                 "queue forms; with an RDMA job and a fifo or ecn switch the flow engine keeps "
-                 "them: expected \"slices\" or \"auto\", or simulation.flow_queues false");
+                 "\"whole\" runs the collective's hops (a ring's, a tree's edges) in step, "
+                 "which holds only where no standing queue forms; with an RDMA job and a fifo "
+                 "or ecn switch the flow engine keeps them: expected \"slices\" or \"auto\", "
+                 "or simulation.flow_queues false");
         }
     }
 }
 
-// flow_ring auto: each job's ring whole where the rules above would let it run so and its
+// flow_ring auto: each job's ring or trees whole where the rules above would let them, and its
 // slices would cost (from flow_ring_whole_from ranks), slices otherwise. The packet engine
 // keeps "auto": it has no such choice.
 void
@@ -491,8 +492,8 @@ ResolveAutoFlowRing(Scenario& s)
     {
         if (job.flowRing == "auto")
         {
-            const bool whole = !queues && job.collective == "ring" && !job.mltcp
-                               && job.jobHosts.size() >= job.flowRingWholeFrom;
+            const bool whole
+                = !queues && !job.mltcp && job.jobHosts.size() >= job.flowRingWholeFrom;
             job.flowRing = whole ? "whole" : "slices";
             job.flowRingWholeByAuto = whole;
         }

@@ -240,7 +240,7 @@ FlowNetwork::SetJobTransport(TrainingJobHelper& helper, const Scenario& job) con
     // every step, where slices pipeline past it; slices there.
     const bool backlogged = m_queues && job.transport == "rdma";
     // (The scenario's rules keep "whole" where nothing queues.)
-    helper.SetWholeRing(job.flowRing == "whole" && job.collective == "ring");
+    helper.SetWholeRing(job.flowRing == "whole"); // the ring, or every tree of a tree collective
     if (m_wholeSteps && !backlogged && job.collective == "ring")
     {
         helper.SetWorkerAttribute("SliceBytes", UintegerValue(0));

@@ -205,9 +205,9 @@ SummariseJob(const FinishedRun& run, const MeasuredJob& m, std::vector<Iteration
     }
     j.transport = s.transport;
     j.collective = s.collective;
-    if (run.scenario.engine == "flow" && s.collective == "ring")
+    if (run.scenario.engine == "flow")
     {
-        j.flowRing = s.flowRing;
+        j.flowRing = s.flowRing; // the ring's, or a tree collective's trees
     }
     j.startS = s.jobStartS;
     j.windowStartS = m.windowStart.GetSeconds();

@@ -224,6 +224,36 @@ TrainingJobHelper::InstallWholeRings(TrainingJob& job) const
     }
 }
 
+void
+TrainingJobHelper::InstallWholeTrees(
+    const std::vector<ReductionTree>& trees,
+    const std::vector<std::vector<TreeAllReduce::TreeLinks>>& links, TrainingJob& job) const
+{
+    const auto flow = [](const Ptr<RingTransport>& t)
+    {
+        Ptr<FlowRingTransport> f = DynamicCast<FlowRingTransport>(t);
+        NS_ABORT_MSG_IF(!f, "TrainingJobHelper: whole trees need the flow engine's transport "
+                            "(ns3::FlowRingTransport)");
+        return f;
+    };
+    std::vector<std::vector<FluidTreeAllReduce::Edges>> edges(links.size());
+    for (size_t r = 0; r < links.size(); ++r)
+    {
+        for (const auto& tree : links[r])
+        {
+            FluidTreeAllReduce::Edges e;
+            e.parent = tree.parent ? flow(tree.parent) : nullptr;
+            for (const auto& child : tree.children)
+            {
+                e.children.push_back(flow(child));
+            }
+            edges[r].push_back(e);
+        }
+    }
+    job.wholeTrees = CreateObject<FluidTreeAllReduce>();
+    job.wholeTrees->Setup(trees, edges);
+}
+
 TrainingJob
 TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                            Time start) const
@@ -259,6 +289,10 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
     else
     {
         InstallTrees(nodes, addresses, trees, job, treeLinks);
+        if (m_wholeRing)
+        {
+            InstallWholeTrees(trees, treeLinks, job);
+        }
     }
     for (uint32_t rank = 0; rank < n; ++rank)
     {
@@ -270,6 +304,7 @@ TrainingJobHelper::Install(const NodeContainer& nodes, const std::vector<Ipv4Add
         if (!treeLinks.empty())
         {
             worker->SetTrees(trees, treeLinks[rank]);
+            worker->SetWholeTrees(job.wholeTrees);
         }
         worker->SetCoordinator(job.coordinator);
         worker->SetReleaseFractions(release);

@@ -32,6 +32,7 @@ struct TrainingJob
     Ptr<HorovodCoordinator> coordinator;
     std::vector<std::vector<Ptr<RingTransport>>> channels; //!< [rank][channel]
     std::vector<Ptr<FluidRingAllReduce>> wholeRings;       //!< per channel (SetWholeRing)
+    Ptr<FluidTreeAllReduce> wholeTrees; //!< a tree collective's trees (SetWholeRing)
     Ptr<IterationRecorder> recorder;
 
     /** Every transport of rank `rank`, summed: payload bytes sent / received. */
@@ -61,8 +62,9 @@ class TrainingJobHelper
     void SetIterations(uint32_t iterations);
     /** NCCL channels: parallel rings, each with its own transport (default 1). */
     void SetChannels(uint32_t channels);
-    /** The flow engine's ring in closed form: each channel's ring all-reduces as one fluid
-     * flow (FluidRingAllReduce), its transports FlowRingTransport. Default false: slices. */
+    /** The flow engine's collective in closed form: each channel's ring all-reduces as one
+     * fluid flow (FluidRingAllReduce), a tree collective's as one flow per tree
+     * (FluidTreeAllReduce); their transports FlowRingTransport. Default false: slices. */
     void SetWholeRing(bool on) { m_wholeRing = on; }
     /**
      * The collective: "ring" (default) or a tree-based one of CollectiveTrees, with
@@ -93,9 +95,13 @@ class TrainingJobHelper
     /** A link's end on `node`: it sends to `peer` and receives from `previous`. */
     Ptr<RingTransport> MakeTransport(Ptr<Node> node, Ipv4Address peer, Ipv4Address previous,
                                      uint32_t index) const;
-    /** Links of every tree edge; fills each rank's transports and tree links. */
     /** Each channel's rings as one FluidRingAllReduce over its ranks' transports. */
     void InstallWholeRings(TrainingJob& job) const;
+    /** The trees as one FluidTreeAllReduce over their edges' transports. */
+    void InstallWholeTrees(const std::vector<ReductionTree>& trees,
+                           const std::vector<std::vector<TreeAllReduce::TreeLinks>>& links,
+                           TrainingJob& job) const;
+    /** Links of every tree edge; fills each rank's transports and tree links. */
     void InstallTrees(const NodeContainer& nodes, const std::vector<Ipv4Address>& addresses,
                       const std::vector<ReductionTree>& trees, TrainingJob& job,
                       std::vector<std::vector<TreeAllReduce::TreeLinks>>& links) const;

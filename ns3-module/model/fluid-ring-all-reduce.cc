@@ -59,32 +59,17 @@ FluidRingAllReduce::Setup(const std::vector<Ptr<FlowRingTransport>>& hops)
     {
         m_hops.push_back(PeekPointer(hop));
     }
-    m_joins.assign(hops.size(), 0);
+    m_all.Reset(static_cast<uint32_t>(hops.size()), "FluidRingAllReduce");
 }
 
 void
 FluidRingAllReduce::Join(uint32_t rank, uint64_t bytes, const RingPacing& pacing,
                          Callback<void> done)
 {
-    NS_ABORT_MSG_IF(rank >= m_hops.size(), "FluidRingAllReduce: no rank " << rank);
-    const uint64_t index = m_joins[rank]++;
-    NS_ASSERT(index >= m_first);
-    while (m_pending.size() <= index - m_first)
-    {
-        m_pending.emplace_back();
-        m_pending.back().done.resize(m_hops.size());
-    }
-    AllReduce& a = m_pending[index - m_first];
-    NS_ABORT_MSG_IF(a.joined > 0 && a.bytes != bytes, "FluidRingAllReduce: rank "
-                                                          << rank << " joined all-reduce " << index
-                                                          << " with " << bytes
-                                                          << " bytes, others with " << a.bytes);
-    a.bytes = bytes;
+    AllReduce& a = m_all.Join(rank, bytes, done);
     std::tie(a.stepBytes, a.sliceBytes) = pacing.StepAndSlice(bytes, m_hops.size());
     a.flowControl = pacing.flowControl;
-    a.done[rank] = done;
-    ++a.joined;
-    if (!m_running && m_pending.front().joined == m_hops.size())
+    if (!m_running && m_all.FrontReady())
     {
         Begin();
     }
@@ -94,7 +79,7 @@ void
 FluidRingAllReduce::Begin()
 {
     m_running = true;
-    AllReduce& a = m_pending.front();
+    AllReduce& a = m_all.Front();
     a.start = Simulator::Now();
     const auto n = static_cast<uint32_t>(m_hops.size());
     // The hops' paths in rank order: one flow over all of them (a link two hops share carries
@@ -148,7 +133,7 @@ FluidRingAllReduce::Begin()
 void
 FluidRingAllReduce::HandleFlowDone(uint64_t)
 {
-    const AllReduce& a = m_pending.front();
+    const AllReduce& a = m_all.Front();
     // The steps' pace: the rate the ring kept (a hop slowed by other flows sends its chunks for
     // longer, which hides more of the other hops' latency), else the line's.
     const double took = (Simulator::Now() - a.flowStart).GetSeconds();
@@ -160,9 +145,7 @@ FluidRingAllReduce::HandleFlowDone(uint64_t)
 void
 FluidRingAllReduce::Finish()
 {
-    AllReduce a = std::move(m_pending.front());
-    m_pending.pop_front();
-    ++m_first;
+    AllReduce a = m_all.Pop();
     ++m_allReduces;
     m_running = false;
     const auto n = static_cast<uint32_t>(m_hops.size());
@@ -179,7 +162,7 @@ FluidRingAllReduce::Finish()
     {
         a.done[r]();
     }
-    if (!m_running && !m_pending.empty() && m_pending.front().joined == n)
+    if (!m_running && m_all.FrontReady())
     {
         Begin();
     }
@@ -189,7 +172,7 @@ void
 FluidRingAllReduce::DoDispose()
 {
     m_hops.clear();
-    m_pending.clear();
+    m_all.Clear();
     Object::DoDispose();
 }
 

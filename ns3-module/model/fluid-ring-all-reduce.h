@@ -20,6 +20,7 @@
 #ifndef FLUMEN_FLUID_RING_ALL_REDUCE_H
 #define FLUMEN_FLUID_RING_ALL_REDUCE_H
 
+#include "fluid-all-reduce-joins.h"
 #include "fluid-network.h"
 #include "ring-allreduce.h"
 
@@ -86,9 +87,7 @@ class FluidRingAllReduce : public Object
     /** Not owned: each transport holds its ring (SetWholeRing), so a Ptr back would be a
      * cycle that nothing frees; the ring is used only while they run. */
     std::vector<FlowRingTransport*> m_hops;
-    std::vector<uint64_t> m_joins;   //!< all-reduces each rank has joined
-    uint64_t m_first = 0;            //!< the index of m_pending's front
-    std::deque<AllReduce> m_pending; //!< from the one running (or waiting for ranks) on
+    AllReduceJoins<AllReduce> m_all; //!< from the one running (or waiting for ranks) on
     std::vector<uint32_t> m_path;    //!< every hop's path, rank order (made at the first)
     double m_capBps = FluidNetwork::kUnbounded; //!< the hops' lowest cap
     std::vector<Time> m_hopDelays;              //!< each hop's propagation, by rank

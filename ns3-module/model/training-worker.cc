@@ -143,6 +143,7 @@ TrainingWorker::DoDispose()
         m_treeAllReduce = nullptr;
     }
     m_treeLinks.clear();
+    m_wholeTrees = nullptr;
     m_channels.clear();
     m_coordinator = nullptr;
     Application::DoDispose();
@@ -286,7 +287,11 @@ TrainingWorker::StartNextAllReduce()
     m_reducing = true;
     m_allReduceStart = Simulator::Now();
     auto done = MakeCallback(&TrainingWorker::AllReduceDone, this);
-    if (m_treeAllReduce)
+    if (m_wholeTrees)
+    {
+        m_wholeTrees->Join(m_rank, m_queue.front().bytes, m_sliceBytes, done);
+    }
+    else if (m_treeAllReduce)
     {
         m_treeAllReduce->Start(m_queue.front().bytes, done);
     }

@@ -10,6 +10,7 @@
 #ifndef FLUMEN_TRAINING_WORKER_H
 #define FLUMEN_TRAINING_WORKER_H
 
+#include "fluid-tree-all-reduce.h"
 #include "horovod-coordinator.h"
 #include "nccl-all-reduce.h"
 #include "ring-transport.h"
@@ -69,6 +70,9 @@ class TrainingWorker : public Application
         m_trees = trees;
         m_treeLinks = links;
     }
+    /** With SetTrees: its all-reduces run as part of `trees`, each tree one flow (the flow
+     * engine's simulation.flow_ring "whole"), not over its links' slices. */
+    void SetWholeTrees(Ptr<FluidTreeAllReduce> trees) { m_wholeTrees = trees; }
     const std::vector<Ptr<RingTransport>>& GetChannels() const { return m_channels; }
     void SetCoordinator(Ptr<HorovodCoordinator> coordinator) { m_coordinator = coordinator; }
     /**
@@ -129,6 +133,7 @@ class TrainingWorker : public Application
     std::vector<ReductionTree> m_trees; //!< empty: the ring
     std::vector<TreeAllReduce::TreeLinks> m_treeLinks;
     Ptr<TreeAllReduce> m_treeAllReduce;
+    Ptr<FluidTreeAllReduce> m_wholeTrees; //!< SetWholeTrees's (null: slice by slice)
     Ptr<NormalRandomVariable> m_jitter;
     std::vector<EventId> m_events;
     std::deque<FusedAllReduce> m_queue;

@@ -121,8 +121,9 @@ TEST(Bench, ScaleModeRunsEveryPointOnceWithinItsBudget)
     auto r = test::RunBench("--scale --workers 8 --budget-s 60 --out " + out);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     json b = json::parse(test::ReadFile(out));
-    // 2 fabrics x (the ring's slices, the whole ring, the tree) beside web-search, 2 probes.
-    ASSERT_EQ(b["points"].size(), 8u);
+    // 2 fabrics x (the ring's slices, the whole ring, the tree's slices, the whole tree)
+    // beside web-search, 2 probes.
+    ASSERT_EQ(b["points"].size(), 10u);
     for (const json& p : b["points"])
     {
         const std::string name = p["name"];
@@ -148,7 +149,10 @@ TEST(Bench, ScaleModeRunsEveryPointOnceWithinItsBudget)
     }
     EXPECT_NE(r.output.find("8w-4to1-nccl_tree-websearch"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("8w-4to1-ring-whole-websearch"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("8w-4to1-nccl_tree-whole-websearch"), std::string::npos) << r.output;
     EXPECT_EQ(b["points"][1]["scenario"]["simulation"]["flow_ring"], "whole");
+    EXPECT_EQ(b["points"][3]["scenario"]["job"]["collective"], "nccl_tree");
+    EXPECT_EQ(b["points"][3]["scenario"]["simulation"]["flow_ring"], "whole");
 
     // 256 workers' ring beside web-search takes minutes of wall time per iteration: stopped at
     // the budget, unfinished, with how far it got.

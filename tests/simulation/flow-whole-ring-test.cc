@@ -1,7 +1,8 @@
 // The flow engine's whole ring (simulation.flow_ring "whole") against its slices on the same
 // scenario and seed, where it applies (no standing queues): a ring of many workers on a fabric
-// beside web-search (RoCE, simulation.flow_queues false), and the TCP quickstart; the rule
-// that keeps it away from standing queues; and what flow_ring auto chooses.
+// beside web-search (RoCE, simulation.flow_queues false), and the TCP quickstart; the whole trees
+// of every tree collective likewise; the rule that keeps them away from standing queues; and
+// what flow_ring auto chooses.
 #include "scenario.h"
 #include "test-support.h"
 
@@ -40,10 +41,17 @@ ExpectSameIterationsAtFewerEvents(const std::string& what, const json& slices, c
     const double a = slices["iteration_time_s"]["mean"];
     const double b = whole["iteration_time_s"]["mean"];
     const double events = double(slices["events"]) / double(whole["events"]);
-    std::cout << "[measure] " << what << ": mean " << a << " s slices, " << b << " s whole ring ("
-              << (b / a - 1) * 100 << " %); " << events << "x the events with slices\n";
+    std::cout << "[measure] " << what << ": mean " << a << " s slices, " << b << " s whole ("
+              << (b / a - 1) * 100 << " %); exposed all-reduce "
+              << double(slices["phases_s"]["wait"]) * 1e3 << " / "
+              << double(whole["phases_s"]["wait"]) * 1e3 << " ms; " << events
+              << "x the events with slices\n";
     EXPECT_NEAR(b / a, 1.0, tolerance) << what;
     EXPECT_GT(events, fewer) << what;
+    // The same bytes: the goodput moves only as the time does.
+    EXPECT_NEAR(double(whole["dl_goodput_gbps"]) * b, double(slices["dl_goodput_gbps"]) * a,
+                tolerance * double(slices["dl_goodput_gbps"]) * a)
+        << what;
     EXPECT_NEAR(double(whole["cross_traffic"]["achieved_gbps"]),
                 double(slices["cross_traffic"]["achieved_gbps"]),
                 0.05 * double(slices["cross_traffic"]["achieved_gbps"]))
@@ -84,7 +92,7 @@ TEST(FlowWholeRing, IsRefusedWhereStandingQueuesForm)
                           { "topology", { { "switch_queue", { { "discipline", "fifo" } } } } },
                           { "simulation", { { "engine", "flow" }, { "flow_ring", "whole" } } } };
     EXPECT_NE(test::ScenarioErrorOf(queued).find(
-                  "key 'simulation.flow_ring': \"whole\" runs the ring's hops in step"),
+                  "key 'simulation.flow_ring': \"whole\" runs the collective's hops"),
               std::string::npos)
         << test::ScenarioErrorOf(queued);
     json unqueued = queued;
@@ -117,7 +125,8 @@ TEST(FlowWholeRing, AutoChoosesItForLargeRingsWhereItMayRun)
     EXPECT_EQ(
         test::Resolve(ring(40, { { "simulation", { { "flow_ring_whole_from", n } } } })).flowRing,
         "whole");
-    // Standing queues (RoCE at a FIFO switch), MLTCP, another collective: slices.
+    // Standing queues (RoCE at a FIFO switch), MLTCP: slices. A tree collective: its trees
+    // whole (flow-whole-tree-test).
     EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "transport", "rdma" } } },
                                        { "topology",
                                          { { "switch_queue", { { "discipline", "fifo" } } } } } }))
@@ -125,7 +134,7 @@ TEST(FlowWholeRing, AutoChoosesItForLargeRingsWhereItMayRun)
               "slices");
     EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "mltcp", true } } } })).flowRing, "slices");
     EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "collective", "nccl_tree" } } } })).flowRing,
-              "slices");
+              "whole");
     // As asked, whatever the size; the packet level keeps "auto" (it has no such choice).
     EXPECT_EQ(test::Resolve(ring(40, { { "simulation", { { "flow_ring", "slices" } } } })).flowRing,
               "slices");
@@ -163,4 +172,48 @@ TEST(FlowWholeRing, TheSummarySaysWhichRingRan)
     EXPECT_EQ(runs[1]["jobs"][0]["flow_ring"], "slices");
     ExpectSameIterationsAtFewerEvents("auto's choice at 39 ranks beside web-search", runs[1],
                                       runs[0], 0.01, 20);
+}
+
+// 16 workers on a leaf-spine without cross traffic, a one-tensor model whose all-reduce is
+// exposed (so that the collective's time is what the iteration measures).
+TEST(FlowWholeRing, EveryTreeCollectiveWholeAsItsSlicesAtFewerEvents)
+{
+    test::TempDir dir;
+    const std::string scenario = dir.Write("fabric.json", R"({
+      "topology": {"configuration": "A", "hosts": 16, "leaves": 2, "spines": 2,
+                   "link_rate_gbps": 100, "uplink_rate_gbps": 400},
+      "job": {"model": "one", "iterations": 3, "warmup_iterations": 1,
+              "horovod": {"cycle_time_ms": 0.1}, "ps_servers": 2},
+      "models": {"one": {"parameters": 20000000, "compute_s": 0.002}},
+      "simulation": {"engine": "flow"},
+      "outputs": {"link_bin_us": 0}})");
+    for (const std::string c :
+         { "nccl_tree", "star", "binary_tree_star", "clique", "parameter_server" })
+    {
+        test::TempDir runs;
+        const auto [slices, whole] = SlicesAndWhole(runs, scenario, "--set job.collective=" + c);
+        ExpectSameIterationsAtFewerEvents(c + ", 16 workers on a leaf-spine", slices, whole, 0.02,
+                                          2);
+    }
+}
+
+// NCCL's tree of 32 RoCE workers beside web-search, its all-reduce exposed.
+TEST(FlowWholeRing, NcclTreeWholeOnAFabricBesideWebSearchAsItsSlices)
+{
+    test::TempDir dir;
+    const std::string scenario = dir.Write("fabric.json", R"({
+      "seed": 3,
+      "topology": {"configuration": "A", "hosts": 32, "leaves": 2, "spines": 2,
+                   "link_rate_gbps": 100, "uplink_rate_gbps": 400,
+                   "switch_queue": {"discipline": "fifo"}},
+      "job": {"model": "one", "transport": "rdma", "iterations": 4, "warmup_iterations": 1,
+              "horovod": {"cycle_time_ms": 0.1}},
+      "models": {"one": {"parameters": 20000000, "compute_s": 0.002}},
+      "cross_traffic": {"type": "websearch", "load_gbps": 50},
+      "simulation": {"engine": "flow", "flow_queues": false},
+      "outputs": {"link_bin_us": 0}})");
+    const auto [slices, whole] = SlicesAndWhole(dir, scenario, "--set job.collective=nccl_tree");
+    ExpectSameIterationsAtFewerEvents("nccl_tree, 32 workers, leaf-spine, web-search 50 Gbps",
+                                      slices, whole, 0.03, 5);
+    EXPECT_EQ(whole["jobs"][0]["flow_ring"], "whole");
 }
