@@ -2,13 +2,14 @@
  * What the flow engine's whole collectives (FluidRingAllReduce, FluidTreeAllReduce) share: every
  * rank joins the same all-reduces in the same order, each at its own time, and an all-reduce
  * runs once its last rank has joined. AllReduceJoins keeps the all-reduces from the one running
- * (or waiting for ranks) on, each an `AllReduce` with `bytes`, `joined` and `done` (by rank).
+ * (or waiting for ranks) on, each an `AllReduce` derived from JoinedAllReduce.
  */
 #ifndef FLUMEN_FLUID_ALL_REDUCE_JOINS_H
 #define FLUMEN_FLUID_ALL_REDUCE_JOINS_H
 
 #include "ns3/abort.h"
 #include "ns3/callback.h"
+#include "ns3/nstime.h"
 
 #include <cstdint>
 #include <deque>
@@ -16,6 +17,15 @@
 
 namespace ns3
 {
+
+/** What every whole collective's all-reduce holds while its ranks join and it runs. */
+struct JoinedAllReduce
+{
+    uint64_t bytes = 0;
+    uint32_t joined = 0;
+    std::vector<Callback<void>> done; //!< by rank
+    Time start;                       //!< the last rank's join
+};
 
 template <typename AllReduce> class AllReduceJoins
 {

@@ -68,16 +68,12 @@ class FluidRingAllReduce : public Object
     void DoDispose() override;
 
   private:
-    struct AllReduce
+    struct AllReduce : JoinedAllReduce
     {
-        uint64_t bytes = 0;
         double stepBytes = 0;    //!< what a rank sends per step
         double sliceBytes = 0;   //!< the step's first slice
         bool flowControl = true; //!< NCCL's: a queue pair waits for its clear to send
-        uint32_t joined = 0;
-        std::vector<Callback<void>> done; //!< by rank
-        Time start;                       //!< the last rank's join
-        Time flowStart;                   //!< its bytes' first (after a queue pair's clear to send)
+        Time flowStart;          //!< its bytes' first (after a queue pair's clear to send)
         double flowBytes = 0;
     };
     void Begin();

@@ -2,6 +2,7 @@
 
 #include "flow-ring-transport.h"
 #include "ring-allreduce.h"
+#include "tree-all-reduce.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -206,13 +207,8 @@ FluidTreeAllReduce::Finish()
             }
         }
     }
-    uint64_t rank0 = 0;
-    for (uint32_t t = 0; t < k; ++t)
-    {
-        rank0 += RingAllReduce::ChunkBytes(a.bytes, k, t)
-                 * ((m_edges[0][t].parent ? 1 : 0) + m_edges[0][t].children.size());
-    }
-    m_doneTrace(rank0, (Simulator::Now() - a.start).GetSeconds());
+    m_doneTrace(TreeAllReduce::BytesSentByRank(a.bytes, m_trees, 0),
+                (Simulator::Now() - a.start).GetSeconds());
     // (A rank's callback may join the next all-reduce: it begins once the last has.)
     for (auto& done : a.done)
     {

@@ -82,13 +82,9 @@ class FluidTreeAllReduce : public Object
     void DoDispose() override;
 
   private:
-    struct AllReduce
+    struct AllReduce : JoinedAllReduce
     {
-        uint64_t bytes = 0;
         uint64_t sliceBytes = 0;
-        uint32_t joined = 0;
-        std::vector<Callback<void>> done; //!< by rank
-        Time start;                       //!< the last rank's join
         uint32_t flowsLeft = 0;
         Time latest; //!< when the last tree is drained
     };

@@ -176,7 +176,7 @@ TrainingWorker::StartApplication()
                         "not exceed the steps");
         m_allReduce->Setup(m_channels, m_rank, m_ranks, pacing);
     }
-    else
+    else if (!m_wholeTrees) // whole trees run as FluidTreeAllReduce's flows instead
     {
         m_treeAllReduce = CreateObject<TreeAllReduce>();
         m_treeAllReduce->Setup(m_trees, m_treeLinks, m_rank, m_sliceBytes);
