@@ -272,6 +272,19 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
 
 } // namespace
 
+namespace
+{
+
+/** Whether the scenario's own job keys or any of its jobs' satisfy `pred`. */
+template <typename Pred>
+bool
+ScenarioOrAnyJob(const Scenario& s, Pred pred)
+{
+    return pred(s) || std::any_of(s.jobs.begin(), s.jobs.end(), pred);
+}
+
+} // namespace
+
 bool
 TcpNegotiatesEcn(const Scenario& s)
 {
@@ -290,8 +303,7 @@ ModelVersion(const Scenario& s)
     {
         v = fmt::format("{}; burst {}", v, kBurstModelVersion);
     }
-    if (s.mltcp
-        || std::any_of(s.jobs.begin(), s.jobs.end(), [](const Scenario& j) { return j.mltcp; }))
+    if (ScenarioOrAnyJob(s, [](const Scenario& j) { return j.mltcp; }))
     {
         v = fmt::format("{}; MLTCP {}", v, kMltcpModelVersion);
     }
@@ -306,11 +318,13 @@ ModelVersion(const Scenario& s)
         v = fmt::format("{}; {}", v, kMarkingStreamsModelVersion);
     }
     // Such a run went by slices before auto was the default.
-    if (s.flowRingWholeByAuto
-        || std::any_of(s.jobs.begin(), s.jobs.end(),
-                       [](const Scenario& j) { return j.flowRingWholeByAuto; }))
+    if (ScenarioOrAnyJob(s, [](const Scenario& j) { return j.flowRingWholeByAuto; }))
     {
         v = fmt::format("{}; {}", v, kAutoWholeRingModelVersion);
+    }
+    if (ScenarioOrAnyJob(s, [](const Scenario& j) { return j.modelName == "bert-large"; }))
+    {
+        v = fmt::format("{}; {}", v, kBertLargeModelVersion);
     }
     if (s.engine != "packet")
     {

@@ -183,6 +183,10 @@ constexpr const char* kAutoWholeRingModelVersion
  * on it (their marking draws moved from ns-3's automatic streams to fixed ones). */
 constexpr const char* kMarkingStreamsModelVersion
     = "2026-12-06 ECN and RED marking draws on fixed streams";
+/** The same for BERT-large alone: only runs of it are keyed on it (its parameters went from the
+ * thesis's Table 2.1's 366 M to the 335 M its data per iteration implies, model-layers.cc). */
+constexpr const char* kBertLargeModelVersion
+    = "2026-12-06 BERT-large as a two-class sequence classifier, 335,143,938 parameters";
 /** The same for the burst generator alone: only burst runs are keyed on it. */
 constexpr const char* kBurstModelVersion
     = "2026-11-26 stratified size blocks, fractional flows carried";

@@ -498,3 +498,24 @@ TEST(Scenario, CollectiveKeysAreChecked)
                         "host, more than the 2000 a host's ports hold"),
               std::string::npos);
 }
+
+TEST(Scenario, BertLargeRunsAreKeyedOnItsLayers)
+{
+    // Its parameter count changed (model-layers.cc): a cached run of it must not be reused,
+    // while every other model's runs keep their keys.
+    const json bert = { { "job", { { "model", "bert-large" } } } };
+    const Scenario s = test::Resolve(bert);
+    EXPECT_EQ(s.model.parameters, 335143938u);
+    const std::string key = ModelVersion(s);
+    EXPECT_NE(key.find(kBertLargeModelVersion), std::string::npos);
+    EXPECT_EQ(ModelVersion(test::Resolve(json::object())).find(kBertLargeModelVersion),
+              std::string::npos);
+    // As one of several jobs too.
+    const json jobs = {
+        { "topology", { { "hosts", 6 } } },
+        { "jobs",
+          json::array({ { { "name", "a" }, { "hosts", "S0,S1" } },
+                        { { "name", "b" }, { "hosts", "S3,S4" }, { "model", "bert-large" } } }) }
+    };
+    EXPECT_NE(ModelVersion(test::Resolve(jobs)).find(kBertLargeModelVersion), std::string::npos);
+}
