@@ -62,6 +62,28 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         }
         f->countedEnd = static_cast<uint32_t>(s.counted.size());
     }
+    if (open.size() >= m_waterFillHeapFrom)
+    {
+        WaterFillByHeap(left);
+    }
+    else
+    {
+        WaterFillByLevels(left);
+    }
+    for (uint32_t l : s.touched)
+    {
+        s.flowsOn[l] = 0;
+        s.weightOn[l] = 0;
+    }
+}
+
+// One pass over the open flows and their links per level: cheap for the few flows of a
+// testbed's scenarios (the heap's bookkeeping costs more there).
+void
+FluidNetwork::WaterFillByLevels(std::vector<double>& left)
+{
+    Scratch& s = m_scratch;
+    std::vector<Flow*>& open = s.open;
     // Takes a fixed flow's wire rate off the links it counts on.
     auto fix = [&s, &left](Flow* f, double wire)
     {
@@ -156,9 +178,167 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         open.swap(still);
         reweigh();
     }
+}
+
+// The same levels from a heap: the links wait by the level at which they fill and the capped
+// flows in the order of their caps, so that fixing a flow costs its own links' updates (and a
+// link's way back into the heap when it comes up with a stale level), not a pass over every
+// open flow and link. Many thousand flows (a large cluster's ring or tree
+// beside web-search) fill in O(flows x path x log links) where the passes take O(levels x
+// (flows + links)). Flows are fixed one link at a time, so rates may differ from the passes'
+// in the last bits of rounding.
+void
+FluidNetwork::WaterFillByHeap(std::vector<double>& left)
+{
+    Scratch& s = m_scratch;
+    const std::vector<Flow*>& open = s.open;
+    const uint32_t n = static_cast<uint32_t>(open.size());
+    // Each link's flows (indices into open), grouped by link.
+    s.linkBegin.resize(m_links.size(), 0);
+    s.linkEnd.resize(m_links.size(), 0);
+    s.freshWeight.resize(m_links.size(), 0.0);
+    uint32_t at = 0;
     for (uint32_t l : s.touched)
     {
-        s.flowsOn[l] = 0; // (weightOn: the last reweigh, over no open flow, left it zero)
+        s.linkBegin[l] = s.linkEnd[l] = at;
+        at += s.flowsOn[l];
+        s.freshWeight[l] = s.weightOn[l];
+    }
+    s.onLink.resize(at);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t k = open[i]->countedBegin; k < open[i]->countedEnd; ++k)
+        {
+            s.onLink[s.linkEnd[s.counted[k]]++] = i;
+        }
+    }
+    s.fixed.assign(n, 0);
+    // A link's level: the rate per unit of weight at which its open flows would fill it.
+    auto levelOf = [&s, &left](uint32_t l) { return std::max(0.0, left[l]) / s.weightOn[l]; };
+    auto live = [&s](uint32_t l) { return s.flowsOn[l] > 0 && s.weightOn[l] > 0; };
+    std::vector<LinkLevel>& heap = s.heap;
+    heap.clear();
+    for (uint32_t l : s.touched)
+    {
+        if (live(l))
+        {
+            heap.push_back({ levelOf(l), l });
+        }
+    }
+    std::make_heap(heap.begin(), heap.end());
+    auto capLevel
+        = [&open](uint32_t i) { return open[i]->cap * open[i]->spec.wireFactor / open[i]->weight; };
+    std::vector<uint32_t>& byCap = s.byCap;
+    byCap.clear();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (capLevel(i) < kUnbounded)
+        {
+            byCap.push_back(i);
+        }
+    }
+    std::sort(byCap.begin(), byCap.end(),
+              [&capLevel](uint32_t a, uint32_t b)
+              {
+                  const double la = capLevel(a), lb = capLevel(b);
+                  return la < lb || (la == lb && a < b);
+              });
+    // Fixes flow i at this wire rate: off its links (their levels rise; the heap learns when
+    // they come up).
+    auto fix = [&](uint32_t i, double wire)
+    {
+        s.fixed[i] = 1;
+        const Flow* f = open[i];
+        for (uint32_t k = f->countedBegin; k < f->countedEnd; ++k)
+        {
+            const uint32_t l = s.counted[k];
+            left[l] -= wire;
+            s.flowsOn[l]--;
+            s.weightOn[l] -= f->weight;
+            if (s.flowsOn[l] == 0)
+            {
+                continue;
+            }
+            // Summed afresh once half of it is gone: the residue of subtracted weights must not
+            // stand for a light flow's share (see WaterFillByLevels' reweigh).
+            if (s.weightOn[l] < 0.5 * s.freshWeight[l])
+            {
+                double w = 0;
+                for (uint32_t j = s.linkBegin[l]; j < s.linkEnd[l]; ++j)
+                {
+                    w += s.fixed[s.onLink[j]] ? 0.0 : open[s.onLink[j]]->weight;
+                }
+                s.weightOn[l] = s.freshWeight[l] = w;
+            }
+        }
+    };
+    uint32_t nextCap = 0;
+    uint32_t openLeft = n;
+    while (openLeft > 0)
+    {
+        // A link's level only rises as flows are fixed (each below it), so a key in the heap is
+        // a lower bound of its link's level: the top is the lowest once its key is current.
+        while (!heap.empty())
+        {
+            const uint32_t top = heap.front().link;
+            const double level = live(top) ? levelOf(top) : kUnbounded;
+            if (level <= heap.front().level)
+            {
+                heap.front().level = level; // (below only by rounding)
+                break;
+            }
+            std::pop_heap(heap.begin(), heap.end());
+            heap.pop_back();
+            if (level < kUnbounded)
+            {
+                heap.push_back({ level, top });
+                std::push_heap(heap.begin(), heap.end());
+            }
+        }
+        while (nextCap < byCap.size() && s.fixed[byCap[nextCap]])
+        {
+            ++nextCap;
+        }
+        const double linkLevel = heap.empty() ? kUnbounded : heap.front().level;
+        const double cappedAt = nextCap < byCap.size() ? capLevel(byCap[nextCap]) : kUnbounded;
+        if (linkLevel == kUnbounded && cappedAt == kUnbounded)
+        {
+            break;
+        }
+        if (cappedAt < linkLevel)
+        {
+            // Its own cap holds it below every link's level.
+            const uint32_t i = byCap[nextCap];
+            open[i]->rate = open[i]->cap;
+            fix(i, open[i]->cap * open[i]->spec.wireFactor);
+            --openLeft;
+            continue;
+        }
+        const uint32_t l = heap.front().link;
+        std::pop_heap(heap.begin(), heap.end());
+        heap.pop_back();
+        for (uint32_t j = s.linkBegin[l]; j < s.linkEnd[l]; ++j)
+        {
+            const uint32_t i = s.onLink[j];
+            if (s.fixed[i])
+            {
+                continue;
+            }
+            Flow* f = open[i];
+            const double wire = std::min(f->cap * f->spec.wireFactor, linkLevel * f->weight);
+            f->rate = wire / f->spec.wireFactor;
+            fix(i, wire);
+            --openLeft;
+        }
+    }
+    // Flows that neither a link nor a cap holds (they count on no link): their caps.
+    for (uint32_t i = 0; i < n && openLeft > 0; ++i)
+    {
+        if (!s.fixed[i])
+        {
+            open[i]->rate = open[i]->cap;
+            --openLeft;
+        }
     }
 }
 

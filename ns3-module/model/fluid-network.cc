@@ -3,6 +3,7 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,6 +33,15 @@ FluidNetwork::GetTypeId()
                             "are recomputed every this fraction of its queueing delay.",
                             DoubleValue(0.25), MakeDoubleAccessor(&FluidNetwork::m_stepFraction),
                             MakeDoubleChecker<double>(1e-3, 1))
+              .AddAttribute("WaterFillHeapFrom",
+                            "From this many flows the sharing keeps the links in a heap by the "
+                            "level at which they fill (cost per flow fixed: its own links); "
+                            "below it, one pass over every open flow and link per level "
+                            "(cheaper for few flows). Both give the same rates but for "
+                            "rounding.",
+                            UintegerValue(256),
+                            MakeUintegerAccessor(&FluidNetwork::m_waterFillHeapFrom),
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("MinQueueStep", "The shortest such step.", TimeValue(MicroSeconds(10)),
                             MakeTimeAccessor(&FluidNetwork::m_minStep),
                             MakeTimeChecker(NanoSeconds(1)))
@@ -53,8 +63,8 @@ FluidNetwork::GetTypeId()
 }
 
 FluidNetwork::FluidNetwork()
-    : m_completionSlackS(1e-9), m_stepFraction(0.25), m_minStep(MicroSeconds(10)),
-      m_maxStep(MilliSeconds(1))
+    : m_completionSlackS(1e-9), m_stepFraction(0.25), m_waterFillHeapFrom(256),
+      m_minStep(MicroSeconds(10)), m_maxStep(MilliSeconds(1))
 {
 }
 

@@ -440,6 +440,20 @@ class FluidNetwork : public Object
     /** Whether the flow counts on the link at index i of its path. */
     bool CountsOn(Counts counts, uint32_t i, const Flow& f) const;
     void WaterFill(const std::vector<Flow*>& flows, std::vector<double>& left, Counts counts);
+    /** WaterFill's levels by passes over the open flows, or from a heap of links (from
+     * WaterFillHeapFrom flows on); both take Scratch's counted links. */
+    void WaterFillByLevels(std::vector<double>& left);
+    void WaterFillByHeap(std::vector<double>& left);
+    /** A link in WaterFillByHeap's heap, the lowest level on top. */
+    struct LinkLevel
+    {
+        double level;
+        uint32_t link;
+        bool operator<(const LinkLevel& o) const
+        {
+            return level > o.level || (level == o.level && link > o.link);
+        }
+    };
     void ScheduleNextCompletion();
     /** A whole number of nanoseconds as a Time, at most `most` (far-off instants must not
      * overflow ns-3's 64-bit count of them). */
@@ -467,6 +481,15 @@ class FluidNetwork : public Object
         std::vector<double> weightOn;  //!< by link id; zero between calls
         std::vector<uint32_t> flowsOn; //!< by link id; zero between calls
         std::vector<char> full;
+        // WaterFillByHeap's: each link's open flows in onLink[linkBegin, linkEnd), its weight
+        // when last summed afresh; per open flow whether it is fixed
+        std::vector<uint32_t> linkBegin;
+        std::vector<uint32_t> linkEnd;
+        std::vector<uint32_t> onLink;
+        std::vector<double> freshWeight;
+        std::vector<char> fixed;
+        std::vector<LinkLevel> heap;
+        std::vector<uint32_t> byCap; //!< the capped open flows, by the level of their caps
         // SolveQueues': what the flows hold at each queued link, by link id
         struct AtPort
         {
@@ -510,10 +533,11 @@ class FluidNetwork : public Object
     /** Seconds from the last recomputation until a NIC's queued backlog reaches its pause
      * threshold at its rates (kUnbounded: none will). */
     double m_untilPauseS = kUnbounded;
-    double m_completionSlackS; //!< attribute: a flow this close to done completes
-    double m_stepFraction;     //!< attribute: queue step as a fraction of the queueing delay
-    Time m_minStep;            //!< attribute
-    Time m_maxStep;            //!< attribute
+    double m_completionSlackS;    //!< attribute: a flow this close to done completes
+    double m_stepFraction;        //!< attribute: queue step as a fraction of the queueing delay
+    uint32_t m_waterFillHeapFrom; //!< attribute: the heap's water-filling from this many flows
+    Time m_minStep;               //!< attribute
+    Time m_maxStep;               //!< attribute
 
     TracedCallback<Time, Time> m_ratesChangedTrace;
     TracedCallback<uint64_t, const WindowRecord&> m_windowFlowEndedTrace;
