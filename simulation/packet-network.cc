@@ -3,12 +3,10 @@
 #include "scenario.h"
 
 #include "ns3/core-module.h"
-#include "ns3/ethernet-framing.h"
 #include "ns3/flow-generator-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/iperf-helper.h"
 #include "ns3/point-to-point-helper.h"
-#include "ns3/rdma-nic.h"
 #include "ns3/roce-header.h"
 #include "ns3/tcp-flow-tracer.h"
 #include "ns3/tcp-prr-ecn-recovery.h"
@@ -167,44 +165,6 @@ PortOf(const StarTopology& t, uint32_t host, bool nic)
 }
 
 } // namespace
-
-uint32_t
-TcpIpHeaderBytes(bool timestamps)
-{
-    // IPv4 20 + TCP 20, plus 12 with the timestamp option. The MTU counts them; PPP's 2 bytes
-    // come on top, on the wire.
-    return 20 + 20 + (timestamps ? 12 : 0);
-}
-
-uint32_t
-TcpMss(const Scenario& s)
-{
-    return s.mtuBytes - TcpIpHeaderBytes(s.tcpTimestamps);
-}
-
-uint32_t
-FramingBytes(const Scenario& s)
-{
-    return s.ethernetFraming ? kEthernetFramingBytes : 0;
-}
-
-uint32_t
-TcpFrameBytes(const Scenario& s)
-{
-    return s.mtuBytes + 2 + FramingBytes(s);
-}
-
-uint32_t
-RoceFrameBytes(const Scenario& s)
-{
-    return RdmaNic::WireBytes(s.rdmaMtuBytes) + FramingBytes(s);
-}
-
-double
-TcpWireFactor(const Scenario& s)
-{
-    return double(TcpFrameBytes(s)) / TcpMss(s);
-}
 
 PacketNetwork::PacketNetwork(const Scenario& scenario)
     : m_topology(BuildStar(scenario)), m_traceTcp(scenario.tcpCsv)

@@ -5,6 +5,7 @@
 #define FLUMEN_PACKET_NETWORK_H
 
 #include "network.h"
+#include "wire-bytes.h"
 
 #include "ns3/link-time-series.h"
 #include "ns3/queue-monitor.h"
@@ -55,20 +56,6 @@ class PacketNetwork : public Network
     std::vector<std::pair<std::string, ns3::Ptr<ns3::QueueMonitor>>> m_ports;
     size_t m_hostPorts = 0; //!< the hosts' ports, first in m_ports
 };
-
-/** IPv4 and TCP header bytes of a segment (with the timestamp option or without). */
-uint32_t TcpIpHeaderBytes(bool timestamps);
-/** A full segment's payload: the MTU less the IPv4 and TCP headers. */
-uint32_t TcpMss(const Scenario& scenario);
-/** Bytes every frame takes on the wire beyond its PPP header: Ethernet's where
- * topology.ethernet_framing asks for them, else 0. */
-uint32_t FramingBytes(const Scenario& scenario);
-/** A full TCP segment's frame on the wire: the MTU, PPP's 2 bytes and the framing. */
-uint32_t TcpFrameBytes(const Scenario& scenario);
-/** A full RoCE packet's frame on the wire (job.rdma.mtu_bytes of payload), with the framing. */
-uint32_t RoceFrameBytes(const Scenario& scenario);
-/** A full TCP segment on the wire per payload byte. */
-double TcpWireFactor(const Scenario& scenario);
 
 /** A new TCP connection's first window, in segments (ns3::TcpSocket::InitialCwnd). */
 constexpr uint32_t kTcpInitialCwndSegments = 10;

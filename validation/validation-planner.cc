@@ -1,6 +1,7 @@
 #include "validation-planner.h"
 
 #include "testbed-settings.h"
+#include "wire-share.h"
 
 #include "calibration-file.h"
 #include "scenario.h"
@@ -397,6 +398,13 @@ ValidationPlanner::AddPoint(const Series& s, const SeriesPoint& sp, bool testbed
     // Seed 1 here; congested points get more seeds once the whole plan is known.
     pp.runIds.push_back(AddRun(s, label, sp.model, s.transport, v.offeredGbps, 1, iterations,
                                warmup, budgetS, sp.source));
+    if (testbed)
+    {
+        const auto run = std::find_if(m_plan.runs.begin(), m_plan.runs.end(),
+                                      [&pp](const PoolPoint& r) { return r.id == pp.runIds[0]; });
+        v.testbedWireShare = TestbedWireShare(ResolveScenario(run->scenario, sp.source),
+                                              v.measuredGbps, v.testbedMeanS);
+    }
     m_plan.points.push_back(std::move(pp));
 }
 

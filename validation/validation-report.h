@@ -46,6 +46,8 @@ struct ValidatedPoint
     double censoredCutS = kUnknown;       //!< simulated time at which its runs were cut
     double exposedS = kUnknown;           //!< closed-form baselines
     double hiddenS = kUnknown;
+    /** The share of the shared port's wire the testbed's measured traffic needs (wire-share.h). */
+    double testbedWireShare = kUnknown;
     bool idle = false;        //!< no cross traffic
     bool testbed = true;      //!< false: an idle reference the testbed did not measure
     bool calibration = false; //!< a run the calibration used (validation excludes it)

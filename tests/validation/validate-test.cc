@@ -188,8 +188,17 @@ TEST(Validate, QuickSeriesReportAndResume)
             // Congested points get the seeds asked for, the others one.
             EXPECT_EQ(row[cSeeds], row[cCongested] == "1" ? "2/2" : "1/1");
         }
+        // The wire the testbed's traffic needs at S0's NIC, in the manifest's framed frames
+        // (worked out in WireShare.CountsEachPayloadInItsOwnFrames): iperf's TCP payload in
+        // 1,538-byte frames of 1,448, ResNet-50's 153,342,192 ring bytes per iteration in RoCE
+        // frames of 1,106 per 1,024.
+        const double x = row[cIdle] == "1" ? 0.0 : std::stod(row[cMeasured]);
+        EXPECT_NEAR(std::stod(row[Column(h, "testbed_wire_share")]),
+                    (x * 1e9 * 1538 / 1448 + 8 * 153342192.0 / tb * 1106 / 1024) / 25e9, 1e-4);
     }
     EXPECT_EQ(loaded, 2);
+    // The report says how many points are beyond the wire.
+    EXPECT_NE(test::ReadFile(out + "/report.md").find("points are beyond 1"), std::string::npos);
 
     auto series = CsvRows(test::ReadFile(out + "/series.csv"));
     ASSERT_EQ(series.size(), 2u);
