@@ -270,11 +270,6 @@ CheckRules(Scenario& s, const json& r, const std::map<std::string, ModelSettings
     }
 }
 
-} // namespace
-
-namespace
-{
-
 /** Whether the scenario's own job keys or any of its jobs' satisfy `pred`. */
 template <typename Pred>
 bool
