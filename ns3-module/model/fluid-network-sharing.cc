@@ -245,9 +245,11 @@ FluidNetwork::WaterFillByHeap(std::vector<double>& left)
               });
     // Fixes flow i at this wire rate: off its links (their levels rise; the heap learns when
     // they come up).
+    uint32_t openLeft = n;
     auto fix = [&](uint32_t i, double wire)
     {
         s.fixed[i] = 1;
+        --openLeft;
         const Flow* f = open[i];
         for (uint32_t k = f->countedBegin; k < f->countedEnd; ++k)
         {
@@ -273,7 +275,6 @@ FluidNetwork::WaterFillByHeap(std::vector<double>& left)
         }
     };
     uint32_t nextCap = 0;
-    uint32_t openLeft = n;
     while (openLeft > 0)
     {
         // A link's level only rises as flows are fixed (each below it), so a key in the heap is
@@ -311,7 +312,6 @@ FluidNetwork::WaterFillByHeap(std::vector<double>& left)
             const uint32_t i = byCap[nextCap];
             open[i]->rate = open[i]->cap;
             fix(i, open[i]->cap * open[i]->spec.wireFactor);
-            --openLeft;
             continue;
         }
         const uint32_t l = heap.front().link;
@@ -328,7 +328,6 @@ FluidNetwork::WaterFillByHeap(std::vector<double>& left)
             const double wire = std::min(f->cap * f->spec.wireFactor, linkLevel * f->weight);
             f->rate = wire / f->spec.wireFactor;
             fix(i, wire);
-            --openLeft;
         }
     }
     // Flows that neither a link nor a cap holds (they count on no link): their caps.
