@@ -18,23 +18,23 @@ set key bottom right
 set xlabel 'iteration time (s)'
 set ylabel 'cumulative fraction'
 set output 'cdf-bert-large-20G-tcp.png'
-set title 'bert-large at 20 Gbps web-search, tcp: KS distance 0.310' noenhanced
+set title 'bert-large at 20 Gbps web-search, tcp: KS distance 0.797' noenhanced
 plot 'cdf-bert-large-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-bert-large-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
 set output 'cdf-bert-large-8G-tcp.png'
-set title 'bert-large at 8 Gbps web-search, tcp: KS distance 0.919' noenhanced
+set title 'bert-large at 8 Gbps web-search, tcp: KS distance 0.946' noenhanced
 plot 'cdf-bert-large-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-bert-large-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
 set output 'cdf-resnet50-20G-tcp.png'
-set title 'resnet50 at 20 Gbps web-search, tcp: KS distance 0.079' noenhanced
+set title 'resnet50 at 20 Gbps web-search, tcp: KS distance 0.312' noenhanced
 plot 'cdf-resnet50-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
 set output 'cdf-resnet50-8G-rdma.png'
-set title 'resnet50 at 8 Gbps web-search, rdma: KS distance 0.997' noenhanced
+set title 'resnet50 at 8 Gbps web-search, rdma: KS distance 0.993' noenhanced
 plot 'cdf-resnet50-8G-rdma.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-8G-rdma.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
 set output 'cdf-resnet50-8G-tcp.png'
-set title 'resnet50 at 8 Gbps web-search, tcp: KS distance 0.551' noenhanced
+set title 'resnet50 at 8 Gbps web-search, tcp: KS distance 0.537' noenhanced
 plot 'cdf-resnet50-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
 set output 'cdf-vgg16-20G-tcp.png'
-set title 'vgg16 at 20 Gbps web-search, tcp: KS distance 0.306' noenhanced
+set title 'vgg16 at 20 Gbps web-search, tcp: KS distance 0.594' noenhanced
 plot 'cdf-vgg16-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
 set output 'cdf-vgg16-8G-tcp.png'
-set title 'vgg16 at 8 Gbps web-search, tcp: KS distance 0.630' noenhanced
+set title 'vgg16 at 8 Gbps web-search, tcp: KS distance 0.557' noenhanced
 plot 'cdf-vgg16-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
