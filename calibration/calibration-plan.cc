@@ -36,7 +36,7 @@ PointOf(const Series& series, const SeriesPoint& sp)
     p.measuredMeanS = sp.meanS;
     p.measuredP99S = sp.p99S;
     p.source = sp.source;
-    p.testbedSettings = series.scenario;
+    p.testbedSettings = ScenarioOf(series, sp.model);
     return p;
 }
 
@@ -93,6 +93,10 @@ LoadCalibrationPoints(const std::vector<std::string>& manifests,
         for (const auto& assignment : settings)
         {
             ApplyOverride(series.scenario, assignment); // checked by the caller's plan already
+            for (auto& [model, own] : series.modelScenario)
+            {
+                ApplyOverride(own, assignment); // --set wins over a model's own setting too
+            }
         }
         bool any = false;
         // No idle run in a TCP series: each model's near-idle point serves as the

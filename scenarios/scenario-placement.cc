@@ -126,6 +126,13 @@ ResolveJobNameAndHosts(Scenario& s)
 void
 CheckFabric(Scenario& s)
 {
+    if (s.hostReceiveGbps > s.linkRateGbps)
+    {
+        Fail(s.source, "topology.host_receive_gbps",
+             fmt::format("expected at most the link rate (topology.link_rate_gbps = {}), or 0 "
+                         "for the link rate, got {}",
+                         s.linkRateGbps, s.hostReceiveGbps));
+    }
     if (s.hosts % s.leaves != 0)
     {
         Fail(s.source, "topology.leaves",

@@ -73,6 +73,12 @@ AddTopologyKeys(std::vector<KeySpec>& k)
     k.push_back(Key("topology.link_rate_gbps", KeyType::Number, 25.0,
                     "rate of every host link (and of the uplinks, unless set apart)", 0.001, 1000,
                     Into(&Scenario::linkRateGbps), Unit::Gbps));
+    k.push_back(Key("topology.host_receive_gbps", KeyType::Number, 0.0,
+                    "rate at which every host takes frames off its link, so that the switch "
+                    "port towards it sends no faster (a receive path slower than the wire, "
+                    "holding the switch back as PAUSE frames would; docs/fidelity.md, \"The "
+                    "receiving port in B\"); 0: the link rate",
+                    0, 1000, Into(&Scenario::hostReceiveGbps), Unit::Gbps));
     k.push_back(Key("topology.leaves", KeyType::Integer, 1,
                     "ToR switches the hosts split over, in order (1: the star; 2 or more: a "
                     "leaf-spine fabric, every leaf linked to every spine, ECMP by flow hash)",

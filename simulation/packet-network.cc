@@ -112,6 +112,7 @@ BuildStar(const Scenario& s)
     topo.configuration = s.configuration;
     topo.hosts = s.hosts;
     topo.linkRate = DataRate(static_cast<uint64_t>(std::llround(s.linkRateGbps * 1e9)));
+    topo.hostReceiveRate = DataRate(static_cast<uint64_t>(std::llround(s.hostReceiveGbps * 1e9)));
     topo.linkDelay = NanoSeconds(std::llround(s.linkDelayUs * 1000));
     topo.mtu = static_cast<uint16_t>(s.mtuBytes);
     topo.framingBytes = FramingBytes(s);

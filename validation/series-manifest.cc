@@ -150,10 +150,26 @@ LoadSeries(const std::string& manifestPath)
     {
         const std::string where = fmt::format("models[{}]", i);
         const json& md = models[i];
-        CheckKeys(
-            mp, where, md,
-            { "model", "iterations", "cross_traffic", "idle_index", "index_is_requested_gbps" });
+        CheckKeys(mp, where, md,
+                  { "model", "iterations", "cross_traffic", "idle_index", "index_is_requested_gbps",
+                    "scenario" });
         const std::string model = String(mp, md, where, "model");
+        if (md.contains("scenario"))
+        {
+            if (!md.at("scenario").is_object())
+            {
+                Fail(mp, where + ".scenario",
+                     "expected an object (scenario keys to set in this model's runs, over the "
+                     "series' scenario)");
+            }
+            auto [at, added] = s.modelScenario.emplace(model, md.at("scenario"));
+            if (!added && at->second != md.at("scenario"))
+            {
+                Fail(mp, where + ".scenario",
+                     fmt::format("expected the same scenario as the model's earlier entry ({})",
+                                 at->second.dump()));
+            }
+        }
         if (md.contains("index_is_requested_gbps")
             && !md.at("index_is_requested_gbps").is_boolean())
         {
@@ -260,6 +276,17 @@ LoadSeries(const std::string& manifestPath)
         s.ringBandwidth.push_back(rb);
     }
     return s;
+}
+
+json
+ScenarioOf(const Series& series, const std::string& model)
+{
+    json scenario = series.scenario;
+    if (auto own = series.modelScenario.find(model); own != series.modelScenario.end())
+    {
+        scenario.merge_patch(own->second);
+    }
+    return scenario;
 }
 
 double

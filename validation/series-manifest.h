@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,15 @@ struct Series
      * (e.g. the switch's queue discipline) merged into every simulated run of the series.
      */
     nlohmann::json scenario = nlohmann::json::object();
+    /**
+     * Per model, what its runs set beyond `scenario` (a manifest's models[i].scenario): a
+     * testbed value that only some models' runs identify, fitted on the others.
+     */
+    std::map<std::string, nlohmann::json> modelScenario;
 };
+
+/** The partial scenario of `model`'s runs in `series`: its scenario, then the model's own. */
+nlohmann::json ScenarioOf(const Series& series, const std::string& model);
 
 /** Reads a manifest and every file it names; errors name the manifest, key, file or line. */
 Series LoadSeries(const std::string& manifestPath);

@@ -156,6 +156,13 @@ PlanValidation(const ValidationOptions& o)
         {
             testbedSettings.push_back({ series.name, series.scenario.dump() });
         }
+        for (const auto& [model, own] : series.modelScenario)
+        {
+            if (o.models.empty() || o.models.count(model))
+            {
+                testbedSettings.push_back({ series.name + " / " + model, own.dump() });
+            }
+        }
         planner.AddSeries(series);
     }
     for (const auto& name : o.series)

@@ -81,7 +81,7 @@ ValidationPlanner::AddRun(const Series& s, const std::string& label, const std::
         j["cross_traffic"]["streams"] = IperfStreamsFor(loadGbps);
     }
     const json own = j; // the point itself, which --set may not redefine
-    j.merge_patch(s.scenario);
+    j.merge_patch(ScenarioOf(s, model));
     // Fitted values replace what the manifests declared (ApplyCalibration then keeps them).
     for (const auto& [key, value] : TestbedValues().items())
     {
@@ -133,6 +133,11 @@ ValidationPlanner::AddSeries(const Series& s)
 {
     json probe = s.scenario;
     ResolveScenario(probe, s.manifest + ": scenario"); // names the manifest
+    for (const auto& [model, own] : s.modelScenario)
+    {
+        json merged = ScenarioOf(s, model);
+        ResolveScenario(merged, fmt::format("{}: {}'s scenario", s.manifest, model));
+    }
     const int expectWorkers = JobWorkers(s.configuration);
     if (s.workers != expectWorkers && !s.points.empty())
     {

@@ -220,6 +220,15 @@ StarTopologyHelper::Install(const std::string& tcpCongestionControl) const
     {
         NetDeviceContainer link = p2p.Install(t.hosts.Get(i), t.leaves.Get(t.LeafOf(i)));
         hostLinks.push_back(link);
+        const DataRate receive = m_config.hostReceiveRate;
+        if (receive.GetBitRate() > 0 && receive < m_config.linkRate)
+        {
+            // The host's receive path, not the wire, paces the port towards it; the framing
+            // keeps its share of the time.
+            link.Get(1)->SetAttribute("DataRate", DataRateValue(receive));
+            link.Get(1)->SetAttribute(
+                "InterframeGap", TimeValue(receive.CalculateBytesTxTime(m_config.framingBytes)));
+        }
         t.hostDevices.Add(link.Get(0));
         t.torDevices.Add(link.Get(1));
         // Queue discs go in before addresses, or Ipv4AddressHelper installs fq_codel.

@@ -53,6 +53,9 @@ struct StarTopologyConfig
     char configuration = 'B'; //!< 'A' or 'B'
     uint32_t hosts = 4;
     DataRate linkRate = DataRate("25Gbps");
+    /** How fast every host takes frames off its link: the switch's port towards it sends at
+     * this rate (0: linkRate). */
+    DataRate hostReceiveRate = DataRate(0);
     Time linkDelay = MicroSeconds(1);
     uint16_t mtu = 1500;
     /** Bytes every frame also takes on the wire beyond its PPP header (ethernet-framing.h;

@@ -168,6 +168,54 @@ TEST(SeriesManifest, TestbedSettingsTravelWithTheSeries)
     EXPECT_TRUE(LoadSeries(path).scenario.empty()); // nothing declared: flumen's defaults
 }
 
+// A model's own scenario lies over the series' (ScenarioOf), for that model's runs only; a
+// non-object, or a second entry of the model with another, is named by key.
+TEST(SeriesManifest, AModelsOwnScenarioLiesOverTheSeries)
+{
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const std::string head
+        = R"({"name": "x", "folder": ")" + std::string(FLUMEN_SOURCE_DIR)
+          + R"(/../shared/testbed/iperf-rdma-configA", "experiment": {"configuration": "A", "transport": "rdma", "workers": 4, "cross_traffic": "iperf"}, "scenario": {"topology": {"mtu_bytes": 9000, "link_delay_us": 2}}, "models": [)";
+    const auto entry
+        = [](const std::string& model, const std::string& file, const std::string& scenario)
+    {
+        return R"({"model": ")" + model + R"(", "iterations": [{"file": ")" + file
+               + R"(", "format": "index-mean-stdev-p99"}])"
+               + (scenario.empty() ? "" : R"(, "scenario": )" + scenario) + "}";
+    };
+    const std::string own = R"({"topology": {"host_receive_gbps": 23.1, "mtu_bytes": 4000}})";
+    const Series s = LoadSeries(
+        dir.Write("m.json", head + entry("vgg16", "iperf_data_iter_vgg16.txt", own) + ", "
+                                + entry("resnet50", "iperf_data_iter_r50.txt", "") + "]}"));
+    const nlohmann::json vgg = ScenarioOf(s, "vgg16");
+    EXPECT_EQ(vgg["topology"]["host_receive_gbps"], 23.1);
+    EXPECT_EQ(vgg["topology"]["mtu_bytes"], 4000);  // the model's own wins
+    EXPECT_EQ(vgg["topology"]["link_delay_us"], 2); // the series' stays
+    EXPECT_EQ(ScenarioOf(s, "resnet50"), s.scenario);
+    EXPECT_EQ(s.scenario["topology"]["mtu_bytes"], 9000);
+
+    auto messageOf = [&](const std::string& text)
+    {
+        try
+        {
+            LoadSeries(dir.Write("bad.json", text));
+        }
+        catch (const TraceError& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_NE(messageOf(head + entry("vgg16", "iperf_data_iter_vgg16.txt", "23.1") + "]}")
+                  .find("key 'models[0].scenario': expected an object"),
+              std::string::npos);
+    EXPECT_NE(messageOf(head + entry("vgg16", "iperf_data_iter_vgg16.txt", own) + ", "
+                        + entry("vgg16", "iperf_data_iter_vgg16.txt", "{}") + "]}")
+                  .find("key 'models[1].scenario': expected the same scenario"),
+              std::string::npos);
+}
+
 TEST(SeriesManifest, NearIdleTcpReferencesAreTheLowestLoadPoints)
 {
     REQUIRE_TESTBED_DATA();
