@@ -281,12 +281,13 @@ BeyondTheWireParagraph(const std::vector<ValidatedPoint>& points)
         }
     }
     std::string md = fmt::format(
-        "The wire: `testbed_wire_share` (points.csv) is the share of the shared port's line "
-        "rate that the testbed's own measured traffic needs in the runs' frames: the measured "
+        "The wire: `testbed_wire_share` (points.csv) is the share of the shared port's rate "
+        "(its line rate; in B the host's receive rate where the runs declare one) that the "
+        "testbed's own measured traffic needs in the runs' frames: the measured "
         "cross traffic in TCP frames and the ring's hop through that port (a worker's ring bytes "
         "over the testbed's mean iteration) in the job's frames, ACKs left out. {} of {} "
-        "points are beyond 1: no simulation of these frames can carry what the testbed "
-        "measured there, and its error is a floor, not a mechanism missed.",
+        "points are beyond 1: no simulation of these frames and this port can carry what the "
+        "testbed measured there, and its error is a floor, not a mechanism missed.",
         beyond.size(), points.size());
     if (!beyond.empty())
     {

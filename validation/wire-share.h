@@ -10,7 +10,8 @@ namespace flumen
 {
 
 /**
- * The share of the shared port's line rate (A: S0's NIC egress, B: the ToR port towards S0)
+ * The share of the shared port's rate (A: S0's NIC egress at the link rate, B: the ToR port
+ * towards S0, at topology.host_receive_gbps where that is set)
  * that a testbed point's measured traffic needs in the scenario's frames: the cross traffic,
  * TCP (`crossGbps` of payload), and the ring's hop through that port (a worker's ring bytes per
  * iteration over the testbed's mean iteration time `iterationS`), RoCE or TCP frames as the job

@@ -31,6 +31,15 @@ TEST(WireShare, CountsEachPayloadInItsOwnFrames)
     const json tcp = { { "topology", { { "ethernet_framing", true } } } };
     EXPECT_NEAR(TestbedWireShare(test::Resolve(tcp), 5, 0.25),
                 (5e9 + 8 * 4.0 / 3 * 4 * 25557032 / 0.25) * 1538 / 1448 / 25e9, 1e-12);
+    // B's shared port at a declared receive rate: the share is of that rate (A's is S0's
+    // NIC egress, which the receive rate does not touch).
+    json received = tcp;
+    received["topology"]["host_receive_gbps"] = 20;
+    EXPECT_NEAR(TestbedWireShare(test::Resolve(received), 5, 0.25),
+                TestbedWireShare(test::Resolve(tcp), 5, 0.25) * 25 / 20, 1e-12);
+    json receivedA = framed;
+    receivedA["topology"]["host_receive_gbps"] = 20;
+    EXPECT_NEAR(TestbedWireShare(test::Resolve(receivedA), 10, 0.2), expected, 1e-12);
     // Without the testbed's mean there is nothing to say.
     EXPECT_TRUE(std::isnan(TestbedWireShare(test::Resolve(tcp), 5, std::nan(""))));
 }
