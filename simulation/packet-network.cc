@@ -300,16 +300,24 @@ PacketNetwork::Observe(const Scenario& s)
             }
         }
     }
-    const DataRate rate = t.config.linkRate;
+    // Each port at its own device's rate: a port towards a host may send slower than the
+    // link (topology.host_receive_gbps).
+    const auto rateOf = [](const Ptr<NetDevice>& dev)
+    {
+        DataRateValue rate;
+        dev->GetAttribute("DataRate", rate);
+        return rate.Get();
+    };
     m_bottleneck = CreateObject<QueueMonitor>();
-    m_bottleneck->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice(), rate);
+    m_bottleneck->Attach(t.GetBottleneckQueueDisc(), t.GetBottleneckDevice(),
+                         rateOf(t.GetBottleneckDevice()));
     for (uint32_t i = 0; i < t.hosts.GetN(); ++i)
     {
         for (int side = 0; side < 2; ++side)
         {
             const auto [disc, dev] = PortOf(t, i, side == 0);
             Ptr<QueueMonitor> m = CreateObject<QueueMonitor>();
-            m->Attach(disc, dev, rate);
+            m->Attach(disc, dev, rateOf(dev));
             m_ports.emplace_back(StarTopologyHelper::PortName(i, side == 0), m);
         }
     }
