@@ -238,12 +238,22 @@ LoadSeries(const std::string& manifestPath)
     {
         const std::string where = fmt::format("cdfs[{}]", i);
         const json& c = cdfs[i];
-        CheckKeys(mp, where, c, { "file", "model", "requested_gbps", "transport" });
+        CheckKeys(mp, where, c, { "file", "model", "requested_gbps", "transport", "scenario" });
         SeriesCdf cdf;
         cdf.file = file(c, where);
         cdf.model = String(mp, c, where, "model");
         cdf.requestedGbps = Number(mp, c, where, "requested_gbps");
         cdf.transport = String(mp, c, where, "transport", { "rdma", "tcp" });
+        if (c.contains("scenario"))
+        {
+            if (!c.at("scenario").is_object())
+            {
+                Fail(mp, where + ".scenario",
+                     "expected an object (scenario keys to set in this CDF's run, over its "
+                     "model's)");
+            }
+            cdf.scenario = c.at("scenario");
+        }
         cdf.points = ReadIterationCdf(cdf.file);
         s.cdfs.push_back(cdf);
     }

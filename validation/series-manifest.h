@@ -54,6 +54,8 @@ struct SeriesCdf
     std::string transport;
     std::vector<CdfPoint> points;
     std::string file;
+    /** What this CDF's run sets beyond its model's scenario (cdfs[i].scenario). */
+    nlohmann::json scenario = nlohmann::json::object();
 };
 
 struct Series

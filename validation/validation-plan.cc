@@ -163,6 +163,16 @@ PlanValidation(const ValidationOptions& o)
                 testbedSettings.push_back({ series.name + " / " + model, own.dump() });
             }
         }
+        for (const auto& c : series.cdfs)
+        {
+            if (!c.scenario.empty() && (o.models.empty() || o.models.count(c.model)))
+            {
+                testbedSettings.push_back(
+                    { fmt::format("{} / {} CDF at {} Gbps over {}", series.name, c.model,
+                                  c.requestedGbps, c.transport),
+                      c.scenario.dump() });
+            }
+        }
         planner.AddSeries(series);
     }
     for (const auto& name : o.series)

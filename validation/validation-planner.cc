@@ -58,7 +58,7 @@ std::string
 ValidationPlanner::AddRun(const Series& s, const std::string& label, const std::string& model,
                           const std::string& transport, double loadGbps, uint64_t seed,
                           int iterations, int warmup, double maxSimS, const std::string& where,
-                          int linkBinUs)
+                          int linkBinUs, const json& runSettings)
 {
     const std::string& traffic = s.crossTraffic;
     json j = {
@@ -81,7 +81,9 @@ ValidationPlanner::AddRun(const Series& s, const std::string& label, const std::
         j["cross_traffic"]["streams"] = IperfStreamsFor(loadGbps);
     }
     const json own = j; // the point itself, which --set may not redefine
-    j.merge_patch(ScenarioOf(s, model));
+    json testbed = ScenarioOf(s, model);
+    testbed.merge_patch(runSettings); // a CDF's own settings
+    j.merge_patch(testbed);
     // Fitted values replace what the manifests declared (ApplyCalibration then keeps them).
     for (const auto& [key, value] : TestbedValues().items())
     {
@@ -137,6 +139,12 @@ ValidationPlanner::AddSeries(const Series& s)
     {
         json merged = ScenarioOf(s, model);
         ResolveScenario(merged, fmt::format("{}: {}'s scenario", s.manifest, model));
+    }
+    for (const auto& c : s.cdfs)
+    {
+        json merged = ScenarioOf(s, c.model);
+        merged.merge_patch(c.scenario);
+        ResolveScenario(merged, fmt::format("{}: {}'s CDF scenario", s.manifest, c.file));
     }
     const int expectWorkers = JobWorkers(s.configuration);
     if (s.workers != expectWorkers && !s.points.empty())
@@ -238,7 +246,8 @@ ValidationPlanner::AddSeries(const Series& s)
         }
         pc.runId = AddRun(
             s, fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
-            c.model, c.transport, c.requestedGbps, 1, iterations, m_warmup, pc.budgetS, c.file);
+            c.model, c.transport, c.requestedGbps, 1, iterations, m_warmup, pc.budgetS, c.file, 0,
+            c.scenario);
         m_plan.cdfs.push_back(pc);
     }
     for (const auto& rb : s.ringBandwidth)

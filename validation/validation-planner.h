@@ -42,7 +42,8 @@ class ValidationPlanner
     // settings); resolved here so that a bad setting fails before anything runs.
     std::string AddRun(const Series& s, const std::string& label, const std::string& model,
                        const std::string& transport, double loadGbps, uint64_t seed, int iterations,
-                       int warmup, double maxSimS, const std::string& where, int linkBinUs = 0);
+                       int warmup, double maxSimS, const std::string& where, int linkBinUs = 0,
+                       const nlohmann::json& runSettings = nlohmann::json::object());
 
     void AddSeries(const Series& s);
 

@@ -168,8 +168,9 @@ TEST(SeriesManifest, TestbedSettingsTravelWithTheSeries)
     EXPECT_TRUE(LoadSeries(path).scenario.empty()); // nothing declared: flumen's defaults
 }
 
-// A model's own scenario lies over the series' (ScenarioOf), for that model's runs only; a
-// non-object, or a second entry of the model with another, is named by key.
+// A model's own scenario lies over the series' (ScenarioOf), for that model's runs only, and a
+// CDF's over its model's; a non-object, or a second entry of the model with another, is named
+// by key.
 TEST(SeriesManifest, AModelsOwnScenarioLiesOverTheSeries)
 {
     REQUIRE_TESTBED_DATA();
@@ -207,6 +208,17 @@ TEST(SeriesManifest, AModelsOwnScenarioLiesOverTheSeries)
         }
         return std::string();
     };
+    // A CDF's own settings, over its model's; refused when not an object.
+    const Series cdfs = LoadSeries(kManifests + "iteration-cdfs.json");
+    for (const auto& c : cdfs.cdfs)
+    {
+        EXPECT_EQ(c.scenario.empty(), c.transport != "rdma") << c.file;
+    }
+    const std::string cdf
+        = R"(], "cdfs": [{"file": "../iteration-cdfs/ResNet_8G_consist_RDMA.csv", "model": "resnet50", "requested_gbps": 8, "transport": "rdma", "scenario": 1}]})";
+    EXPECT_NE(messageOf(head + entry("resnet50", "iperf_data_iter_r50.txt", "") + cdf)
+                  .find("key 'cdfs[0].scenario': expected an object"),
+              std::string::npos);
     EXPECT_NE(messageOf(head + entry("vgg16", "iperf_data_iter_vgg16.txt", "23.1") + "]}")
                   .find("key 'models[0].scenario': expected an object"),
               std::string::npos);

@@ -27,7 +27,7 @@ set output 'cdf-resnet50-20G-tcp.png'
 set title 'resnet50 at 20 Gbps web-search, tcp: KS distance 0.323' noenhanced
 plot 'cdf-resnet50-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
 set output 'cdf-resnet50-8G-rdma.png'
-set title 'resnet50 at 8 Gbps web-search, rdma: KS distance 0.996' noenhanced
+set title 'resnet50 at 8 Gbps web-search, rdma: KS distance 0.990' noenhanced
 plot 'cdf-resnet50-8G-rdma.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-8G-rdma.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
 set output 'cdf-resnet50-8G-tcp.png'
 set title 'resnet50 at 8 Gbps web-search, tcp: KS distance 0.592' noenhanced
