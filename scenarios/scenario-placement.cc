@@ -121,8 +121,9 @@ ResolveJobNameAndHosts(Scenario& s)
     }
 }
 
-// The leaf-spine fabric: hosts split evenly, one of uplink rate and oversubscription, no PFC
-// (modelled at the star's ToR only); then the uplink rate and ratio in effect.
+// The hosts' receive rate in effect (at most the link rate); the leaf-spine fabric: hosts split
+// evenly, one of uplink rate and oversubscription, no PFC (modelled at the star's ToR only);
+// then the uplink rate and ratio in effect.
 void
 CheckFabric(Scenario& s)
 {
@@ -132,6 +133,10 @@ CheckFabric(Scenario& s)
              fmt::format("expected at most the link rate (topology.link_rate_gbps = {}), or 0 "
                          "for the link rate, got {}",
                          s.linkRateGbps, s.hostReceiveGbps));
+    }
+    if (s.hostReceiveGbps <= 0)
+    {
+        s.hostReceiveGbps = s.linkRateGbps;
     }
     if (s.hosts % s.leaves != 0)
     {

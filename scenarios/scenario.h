@@ -48,7 +48,7 @@ struct Scenario
     char configuration = 'B';
     uint32_t hosts = 4; //!< on the ToR
     double linkRateGbps = 0;
-    double hostReceiveGbps = 0;  //!< topology.host_receive_gbps (0: the link rate)
+    double hostReceiveGbps = 0;  //!< as given (0: the link rate), then the rate in effect
     uint32_t leaves = 1;         //!< 1: the star
     uint32_t spines = 0;         //!< leaf-spine
     double uplinkRateGbps = 0;   //!< leaf-spine: as given, then the rate in effect

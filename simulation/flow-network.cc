@@ -104,8 +104,7 @@ FlowNetwork::FlowNetwork(const Scenario& s)
                 up.back(), AttributeNow<UintegerValue>("ns3::PfcController::XoffBytes").Get());
         }
         // The port towards the host sends no faster than the host takes frames.
-        down.push_back(
-            switchPort(s.hostReceiveGbps > 0 ? std::min(bps, s.hostReceiveGbps * 1e9) : bps));
+        down.push_back(switchPort(s.hostReceiveGbps * 1e9));
         m_ports.push_back({ StarTopologyHelper::PortName(i, true), up.back() });
         m_ports.push_back({ StarTopologyHelper::PortName(i, false), down.back() });
         Ptr<FluidHost> host = CreateObject<FluidHost>();

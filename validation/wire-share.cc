@@ -2,7 +2,6 @@
 
 #include "wire-bytes.h"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -22,9 +21,7 @@ TestbedWireShare(const Scenario& s, double crossGbps, double iterationS)
         = s.transport == "rdma" ? double(RoceFrameBytes(s)) / s.rdmaMtuBytes : TcpWireFactor(s);
     const double wireBps = crossGbps * 1e9 * TcpWireFactor(s) + ringBits / iterationS * ringWire;
     // B's shared port is the ToR's towards S0: it sends no faster than S0 takes frames.
-    const double portGbps = s.configuration == 'B' && s.hostReceiveGbps > 0
-                                ? std::min(s.linkRateGbps, s.hostReceiveGbps)
-                                : s.linkRateGbps;
+    const double portGbps = s.configuration == 'B' ? s.hostReceiveGbps : s.linkRateGbps;
     return wireBps / (portGbps * 1e9);
 }
 

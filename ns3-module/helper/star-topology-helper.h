@@ -54,7 +54,7 @@ struct StarTopologyConfig
     uint32_t hosts = 4;
     DataRate linkRate = DataRate("25Gbps");
     /** How fast every host takes frames off its link: the switch's port towards it sends at
-     * this rate (0: linkRate). */
+     * this rate where it is below linkRate (0: linkRate). */
     DataRate hostReceiveRate = DataRate(0);
     Time linkDelay = MicroSeconds(1);
     uint16_t mtu = 1500;
