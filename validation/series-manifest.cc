@@ -83,6 +83,24 @@ Number(const std::string& manifest, const json& obj, const std::string& where,
     return obj.at(key).get<double>();
 }
 
+// The optional partial scenario of obj (`where` names obj; "" the manifest's top level): an
+// object, or none; `runs` says whose runs it is set in, for the message.
+json
+ScenarioAt(const std::string& manifest, const json& obj, const std::string& where,
+           const std::string& runs)
+{
+    if (!obj.contains("scenario"))
+    {
+        return json::object();
+    }
+    if (!obj.at("scenario").is_object())
+    {
+        Fail(manifest, where.empty() ? "scenario" : where + ".scenario",
+             "expected an object (scenario keys to set in " + runs + ")");
+    }
+    return obj.at("scenario");
+}
+
 } // namespace
 
 Series
@@ -128,16 +146,7 @@ LoadSeries(const std::string& manifestPath)
     s.workers = static_cast<int>(workers);
     s.crossTraffic
         = String(mp, e, "experiment", "cross_traffic", { "iperf", "websearch", "burst" });
-    if (m.contains("scenario"))
-    {
-        if (!m.at("scenario").is_object())
-        {
-            throw TraceError(fmt::format("{}: key 'scenario': expected an object (scenario keys "
-                                         "to set in every simulated run of the series)",
-                                         mp));
-        }
-        s.scenario = m.at("scenario");
-    }
+    s.scenario = ScenarioAt(mp, m, "", "every simulated run of the series");
     auto file = [&](const json& obj, const std::string& where)
     { return (folder / String(mp, obj, where, "file")).lexically_normal().string(); };
 
@@ -156,14 +165,9 @@ LoadSeries(const std::string& manifestPath)
         const std::string model = String(mp, md, where, "model");
         if (md.contains("scenario"))
         {
-            if (!md.at("scenario").is_object())
-            {
-                Fail(mp, where + ".scenario",
-                     "expected an object (scenario keys to set in this model's runs, over the "
-                     "series' scenario)");
-            }
-            auto [at, added] = s.modelScenario.emplace(model, md.at("scenario"));
-            if (!added && at->second != md.at("scenario"))
+            const json own = ScenarioAt(mp, md, where, "this model's runs, over the series'");
+            auto [at, added] = s.modelScenario.emplace(model, own);
+            if (!added && at->second != own)
             {
                 Fail(mp, where + ".scenario",
                      fmt::format("expected the same scenario as the model's earlier entry ({})",
@@ -244,16 +248,7 @@ LoadSeries(const std::string& manifestPath)
         cdf.model = String(mp, c, where, "model");
         cdf.requestedGbps = Number(mp, c, where, "requested_gbps");
         cdf.transport = String(mp, c, where, "transport", { "rdma", "tcp" });
-        if (c.contains("scenario"))
-        {
-            if (!c.at("scenario").is_object())
-            {
-                Fail(mp, where + ".scenario",
-                     "expected an object (scenario keys to set in this CDF's run, over its "
-                     "model's)");
-            }
-            cdf.scenario = c.at("scenario");
-        }
+        cdf.scenario = ScenarioAt(mp, c, where, "this CDF's run, over its model's");
         cdf.points = ReadIterationCdf(cdf.file);
         s.cdfs.push_back(cdf);
     }
@@ -296,6 +291,14 @@ ScenarioOf(const Series& series, const std::string& model)
     {
         scenario.merge_patch(own->second);
     }
+    return scenario;
+}
+
+json
+ScenarioOf(const Series& series, const SeriesCdf& cdf)
+{
+    json scenario = ScenarioOf(series, cdf.model);
+    scenario.merge_patch(cdf.scenario);
     return scenario;
 }
 

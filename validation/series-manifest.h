@@ -85,6 +85,9 @@ struct Series
 /** The partial scenario of `model`'s runs in `series`: its scenario, then the model's own. */
 nlohmann::json ScenarioOf(const Series& series, const std::string& model);
 
+/** The partial scenario of a CDF's run in `series`: its model's, then the CDF's own. */
+nlohmann::json ScenarioOf(const Series& series, const SeriesCdf& cdf);
+
 /** Reads a manifest and every file it names; errors name the manifest, key, file or line. */
 Series LoadSeries(const std::string& manifestPath);
 

@@ -58,7 +58,7 @@ std::string
 ValidationPlanner::AddRun(const Series& s, const std::string& label, const std::string& model,
                           const std::string& transport, double loadGbps, uint64_t seed,
                           int iterations, int warmup, double maxSimS, const std::string& where,
-                          int linkBinUs, const json& runSettings)
+                          int linkBinUs, const SeriesCdf* cdf)
 {
     const std::string& traffic = s.crossTraffic;
     json j = {
@@ -81,9 +81,7 @@ ValidationPlanner::AddRun(const Series& s, const std::string& label, const std::
         j["cross_traffic"]["streams"] = IperfStreamsFor(loadGbps);
     }
     const json own = j; // the point itself, which --set may not redefine
-    json testbed = ScenarioOf(s, model);
-    testbed.merge_patch(runSettings); // a CDF's own settings
-    j.merge_patch(testbed);
+    j.merge_patch(cdf ? ScenarioOf(s, *cdf) : ScenarioOf(s, model));
     // Fitted values replace what the manifests declared (ApplyCalibration then keeps them).
     for (const auto& [key, value] : TestbedValues().items())
     {
@@ -142,8 +140,7 @@ ValidationPlanner::AddSeries(const Series& s)
     }
     for (const auto& c : s.cdfs)
     {
-        json merged = ScenarioOf(s, c.model);
-        merged.merge_patch(c.scenario);
+        json merged = ScenarioOf(s, c);
         ResolveScenario(merged, fmt::format("{}: {}'s CDF scenario", s.manifest, c.file));
     }
     const int expectWorkers = JobWorkers(s.configuration);
@@ -247,7 +244,7 @@ ValidationPlanner::AddSeries(const Series& s)
         pc.runId = AddRun(
             s, fmt::format("{}-cdf-{}-{}G-{}", s.name, c.model, c.requestedGbps, c.transport),
             c.model, c.transport, c.requestedGbps, 1, iterations, m_warmup, pc.budgetS, c.file, 0,
-            c.scenario);
+            &c);
         m_plan.cdfs.push_back(pc);
     }
     for (const auto& rb : s.ringBandwidth)

@@ -39,11 +39,12 @@ class ValidationPlanner
     int Warmup() const { return m_warmup; }
 
     // The scenario of one run of series `s` (its configuration, cross traffic and testbed
-    // settings); resolved here so that a bad setting fails before anything runs.
+    // settings, a CDF's own where `cdf` is one); resolved here so that a bad setting fails
+    // before anything runs.
     std::string AddRun(const Series& s, const std::string& label, const std::string& model,
                        const std::string& transport, double loadGbps, uint64_t seed, int iterations,
                        int warmup, double maxSimS, const std::string& where, int linkBinUs = 0,
-                       const nlohmann::json& runSettings = nlohmann::json::object());
+                       const SeriesCdf* cdf = nullptr);
 
     void AddSeries(const Series& s);
 
