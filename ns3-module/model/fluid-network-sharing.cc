@@ -3,6 +3,7 @@
 #include "fluid-network.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -62,7 +63,39 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         }
         f->countedEnd = static_cast<uint32_t>(s.counted.size());
     }
-    if (open.size() >= m_waterFillHeapFrom)
+    // (The method is the whole's, so that each group's rates are those the whole would get, to
+    // the bit.)
+    const bool byHeap = open.size() >= m_waterFillHeapFrom;
+    if (open.size() >= m_componentsFrom && SplitComponents())
+    {
+        // Flows that share no link, directly or through others, do not affect each other's
+        // rates: each group is filled alone (a level's pass then scans its group only).
+        for (size_t k = 0; k + 1 < s.compFlowBegin.size(); ++k)
+        {
+            open.assign(s.compFlows.begin() + s.compFlowBegin[k],
+                        s.compFlows.begin() + s.compFlowBegin[k + 1]);
+            s.touched.assign(s.compLinks.begin() + s.compLinkBegin[k],
+                             s.compLinks.begin() + s.compLinkBegin[k + 1]);
+            WaterFillOpen(left, byHeap);
+        }
+        s.touched.swap(s.compLinks); // every link counted on, for the reset below
+    }
+    else
+    {
+        WaterFillOpen(left, byHeap);
+    }
+    for (uint32_t l : s.touched)
+    {
+        s.flowsOn[l] = 0;
+        s.weightOn[l] = 0;
+    }
+}
+
+void
+FluidNetwork::WaterFillOpen(std::vector<double>& left, bool byHeap)
+{
+    ++m_filledGroups;
+    if (byHeap)
     {
         WaterFillByHeap(left);
     }
@@ -70,11 +103,92 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
     {
         WaterFillByLevels(left);
     }
+}
+
+// Components by a union-find over the touched links (a flow joins the links it counts on),
+// numbered in the order of the open flows, so that the groups and their order are
+// deterministic. Flows that count on no link form one group of their own.
+bool
+FluidNetwork::SplitComponents()
+{
+    Scratch& s = m_scratch;
+    constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+    s.linkParent.resize(m_links.size());
+    s.compOfRoot.resize(m_links.size());
     for (uint32_t l : s.touched)
     {
-        s.flowsOn[l] = 0;
-        s.weightOn[l] = 0;
+        s.linkParent[l] = l;
+        s.compOfRoot[l] = kNone;
     }
+    auto root = [&s](uint32_t l)
+    {
+        while (s.linkParent[l] != l)
+        {
+            s.linkParent[l] = s.linkParent[s.linkParent[l]]; // path halving
+            l = s.linkParent[l];
+        }
+        return l;
+    };
+    for (const Flow* f : s.open)
+    {
+        for (uint32_t k = f->countedBegin + 1; k < f->countedEnd; ++k)
+        {
+            const uint32_t a = root(s.counted[f->countedBegin]);
+            const uint32_t b = root(s.counted[k]);
+            if (a != b)
+            {
+                s.linkParent[b] = a;
+            }
+        }
+    }
+    uint32_t comps = 0;
+    uint32_t linkless = kNone;
+    s.compOfFlow.clear();
+    for (const Flow* f : s.open)
+    {
+        uint32_t& c = f->countedEnd > f->countedBegin
+                          ? s.compOfRoot[root(s.counted[f->countedBegin])]
+                          : linkless;
+        if (c == kNone)
+        {
+            c = comps++;
+        }
+        s.compOfFlow.push_back(c);
+    }
+    if (comps < 2)
+    {
+        return false;
+    }
+    // Counting sort, stable: each group's flows and links in their order.
+    s.compFlowBegin.assign(comps + 1, 0);
+    s.compLinkBegin.assign(comps + 1, 0);
+    for (uint32_t c : s.compOfFlow)
+    {
+        ++s.compFlowBegin[c + 1];
+    }
+    for (uint32_t l : s.touched)
+    {
+        ++s.compLinkBegin[s.compOfRoot[root(l)] + 1];
+    }
+    for (uint32_t c = 0; c < comps; ++c)
+    {
+        s.compFlowBegin[c + 1] += s.compFlowBegin[c];
+        s.compLinkBegin[c + 1] += s.compLinkBegin[c];
+    }
+    s.compFlows.resize(s.open.size());
+    s.compLinks.resize(s.touched.size());
+    std::vector<uint32_t>& at = s.byCap; // (free until the heap's filling)
+    at.assign(s.compFlowBegin.begin(), s.compFlowBegin.end() - 1);
+    for (size_t i = 0; i < s.open.size(); ++i)
+    {
+        s.compFlows[at[s.compOfFlow[i]]++] = s.open[i];
+    }
+    at.assign(s.compLinkBegin.begin(), s.compLinkBegin.end() - 1);
+    for (uint32_t l : s.touched)
+    {
+        s.compLinks[at[s.compOfRoot[root(l)]]++] = l;
+    }
+    return true;
 }
 
 // One pass over the open flows and their links per level: cheap for the few flows of a

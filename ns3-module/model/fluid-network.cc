@@ -42,6 +42,15 @@ FluidNetwork::GetTypeId()
                             UintegerValue(256),
                             MakeUintegerAccessor(&FluidNetwork::m_waterFillHeapFrom),
                             MakeUintegerChecker<uint32_t>())
+              .AddAttribute("WaterFillComponentsFrom",
+                            "From this many flows a water-filling first splits its flows into "
+                            "groups that share no link and fills each on its own (a flow's "
+                            "rate depends only on its group's), so that a level costs a pass "
+                            "over its group, not over every flow. The same rates but for "
+                            "rounding.",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&FluidNetwork::m_componentsFrom),
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("MinQueueStep", "The shortest such step.", TimeValue(MicroSeconds(10)),
                             MakeTimeAccessor(&FluidNetwork::m_minStep),
                             MakeTimeChecker(NanoSeconds(1)))
@@ -64,7 +73,7 @@ FluidNetwork::GetTypeId()
 
 FluidNetwork::FluidNetwork()
     : m_completionSlackS(1e-9), m_stepFraction(0.25), m_waterFillHeapFrom(256),
-      m_minStep(MicroSeconds(10)), m_maxStep(MilliSeconds(1))
+      m_componentsFrom(64), m_minStep(MicroSeconds(10)), m_maxStep(MilliSeconds(1))
 {
 }
 

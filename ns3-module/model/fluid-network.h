@@ -280,6 +280,14 @@ class FluidNetwork : public Object
         return m_recomputations;
     }
 
+    /** How many groups of flows the water-fillings have filled so far: one per water-filling,
+     * more where one split its flows into groups that share no link. */
+    uint64_t GetFilledGroups() const
+    {
+        Settled();
+        return m_filledGroups;
+    }
+
     /** Brings every counter up to the current time (done by every getter above). */
     void Advance();
     /** Recomputes the rates now if flows started, stopped or changed caps at this instant
@@ -444,6 +452,11 @@ class FluidNetwork : public Object
      * WaterFillHeapFrom flows on); both take Scratch's counted links. */
     void WaterFillByLevels(std::vector<double>& left);
     void WaterFillByHeap(std::vector<double>& left);
+    /** One of the two above for Scratch's open flows and touched links. */
+    void WaterFillOpen(std::vector<double>& left, bool byHeap);
+    /** Groups the open flows and touched links into components that share no link (Scratch's
+     * comp*); false when they are one. */
+    bool SplitComponents();
     /** A link in WaterFillByHeap's heap, the lowest level on top. */
     struct LinkLevel
     {
@@ -490,6 +503,15 @@ class FluidNetwork : public Object
         std::vector<char> fixed;
         std::vector<LinkLevel> heap;
         std::vector<uint32_t> byCap; //!< the capped open flows, by the level of their caps
+        // SplitComponents': a union-find over link ids, and the components' flows and links,
+        // component k's in [compFlowBegin[k], compFlowBegin[k + 1]) (links alike)
+        std::vector<uint32_t> linkParent;
+        std::vector<uint32_t> compOfRoot;
+        std::vector<uint32_t> compOfFlow;
+        std::vector<Flow*> compFlows;
+        std::vector<uint32_t> compFlowBegin;
+        std::vector<uint32_t> compLinks;
+        std::vector<uint32_t> compLinkBegin;
         // SolveQueues': what the flows hold at each queued link, by link id
         struct AtPort
         {
@@ -525,6 +547,7 @@ class FluidNetwork : public Object
     /** SettleRates for the const getters: the rates are a cache of the flows' state. */
     void Settled() const;
     uint64_t m_recomputations = 0;
+    uint64_t m_filledGroups = 0;
     uint64_t m_pauses = 0;
     bool m_anyPause = false;
     /** PFC: pushing flows whose NIC's queued backlog is at its threshold send what leaves;
@@ -536,6 +559,7 @@ class FluidNetwork : public Object
     double m_completionSlackS;    //!< attribute: a flow this close to done completes
     double m_stepFraction;        //!< attribute: queue step as a fraction of the queueing delay
     uint32_t m_waterFillHeapFrom; //!< attribute: the heap's water-filling from this many flows
+    uint32_t m_componentsFrom;    //!< attribute: water-filling by components from this many flows
     Time m_minStep;               //!< attribute
     Time m_maxStep;               //!< attribute
 
