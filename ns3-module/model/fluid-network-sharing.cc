@@ -95,13 +95,47 @@ void
 FluidNetwork::WaterFillOpen(std::vector<double>& left, bool byHeap)
 {
     ++m_filledGroups;
-    if (byHeap)
+    if (m_scratch.open.size() == 1)
+    {
+        WaterFillOne(left);
+    }
+    else if (byHeap)
     {
         WaterFillByHeap(left);
     }
     else
     {
         WaterFillByLevels(left);
+    }
+}
+
+// A lone flow (a group of one): what both methods give it, operation for operation: its cap
+// where that is below its links' lowest level, else that level.
+void
+FluidNetwork::WaterFillOne(std::vector<double>& left)
+{
+    Scratch& s = m_scratch;
+    Flow* f = s.open.front();
+    double level = kUnbounded;
+    for (uint32_t k = f->countedBegin; k < f->countedEnd; ++k)
+    {
+        const uint32_t l = s.counted[k];
+        level = std::min(level, std::max(0.0, left[l]) / s.weightOn[l]);
+    }
+    const double capWire = f->cap * f->spec.wireFactor;
+    double wire = capWire;
+    if (capWire / f->weight < level)
+    {
+        f->rate = f->cap;
+    }
+    else
+    {
+        wire = std::min(capWire, level * f->weight);
+        f->rate = wire / f->spec.wireFactor;
+    }
+    for (uint32_t k = f->countedBegin; k < f->countedEnd; ++k)
+    {
+        left[s.counted[k]] -= wire;
     }
 }
 
