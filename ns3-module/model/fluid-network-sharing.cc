@@ -72,6 +72,12 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
         // rates: each group is filled alone (a level's pass then scans its group only).
         for (size_t k = 0; k + 1 < s.compFlowBegin.size(); ++k)
         {
+            if (s.compFlowBegin[k + 1] - s.compFlowBegin[k] == 1)
+            {
+                ++m_filledGroups;
+                WaterFillOne(s.compFlows[s.compFlowBegin[k]], left);
+                continue;
+            }
             open.assign(s.compFlows.begin() + s.compFlowBegin[k],
                         s.compFlows.begin() + s.compFlowBegin[k + 1]);
             s.touched.assign(s.compLinks.begin() + s.compLinkBegin[k],
@@ -97,7 +103,7 @@ FluidNetwork::WaterFillOpen(std::vector<double>& left, bool byHeap)
     ++m_filledGroups;
     if (m_scratch.open.size() == 1)
     {
-        WaterFillOne(left);
+        WaterFillOne(m_scratch.open.front(), left);
     }
     else if (byHeap)
     {
@@ -112,10 +118,9 @@ FluidNetwork::WaterFillOpen(std::vector<double>& left, bool byHeap)
 // A lone flow (a group of one): what both methods give it, operation for operation: its cap
 // where that is below its links' lowest level, else that level.
 void
-FluidNetwork::WaterFillOne(std::vector<double>& left)
+FluidNetwork::WaterFillOne(Flow* f, std::vector<double>& left)
 {
-    Scratch& s = m_scratch;
-    Flow* f = s.open.front();
+    const Scratch& s = m_scratch;
     double level = kUnbounded;
     for (uint32_t k = f->countedBegin; k < f->countedEnd; ++k)
     {

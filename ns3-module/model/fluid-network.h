@@ -452,8 +452,8 @@ class FluidNetwork : public Object
      * WaterFillHeapFrom flows on); both take Scratch's counted links. */
     void WaterFillByLevels(std::vector<double>& left);
     void WaterFillByHeap(std::vector<double>& left);
-    /** The same for one open flow, without either's bookkeeping. */
-    void WaterFillOne(std::vector<double>& left);
+    /** The same for one flow (its links counted), without either's bookkeeping. */
+    void WaterFillOne(Flow* f, std::vector<double>& left);
     /** One of the three above for Scratch's open flows and touched links. */
     void WaterFillOpen(std::vector<double>& left, bool byHeap);
     /** Groups the open flows and touched links into components that share no link (Scratch's
