@@ -170,9 +170,14 @@ FluidNetwork::SplitComponents()
     };
     for (const Flow* f : s.open)
     {
+        if (f->countedEnd == f->countedBegin)
+        {
+            continue;
+        }
+        // (Its first link's root stays the root: only other roots are hung under it.)
+        const uint32_t a = root(s.counted[f->countedBegin]);
         for (uint32_t k = f->countedBegin + 1; k < f->countedEnd; ++k)
         {
-            const uint32_t a = root(s.counted[f->countedBegin]);
             const uint32_t b = root(s.counted[k]);
             if (a != b)
             {
@@ -216,7 +221,7 @@ FluidNetwork::SplitComponents()
     }
     s.compFlows.resize(s.open.size());
     s.compLinks.resize(s.touched.size());
-    std::vector<uint32_t>& at = s.byCap; // (free until the heap's filling)
+    std::vector<uint32_t>& at = s.compAt;
     at.assign(s.compFlowBegin.begin(), s.compFlowBegin.end() - 1);
     for (size_t i = 0; i < s.open.size(); ++i)
     {

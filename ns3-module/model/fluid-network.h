@@ -514,6 +514,7 @@ class FluidNetwork : public Object
         std::vector<uint32_t> compFlowBegin;
         std::vector<uint32_t> compLinks;
         std::vector<uint32_t> compLinkBegin;
+        std::vector<uint32_t> compAt; //!< the counting sort's next slot per component
         // SolveQueues': what the flows hold at each queued link, by link id
         struct AtPort
         {
