@@ -26,23 +26,38 @@ namespace fs = std::filesystem;
 namespace
 {
 
-// The series of the manifests with testbed points to validate (a CDF-only series is none),
-// each with its configuration.
-std::vector<std::pair<std::string, std::string>>
-SeriesWithPoints(const ValidationOptions& o)
+// A manifest's series as the folds see it: its configuration, and whether it has testbed points
+// to fit on (a CDF-only series has none: it can only be predicted).
+struct FoldedSeries
 {
-    std::vector<std::pair<std::string, std::string>> named;
+    std::string name;
+    std::string configuration;
+    bool points = false;
+};
+
+// The series of the manifests with points or CDFs of the models asked for, each once.
+std::vector<FoldedSeries>
+SeriesToFold(const ValidationOptions& o)
+{
+    std::vector<FoldedSeries> named;
+    auto asked
+        = [&o](const std::string& model) { return o.models.empty() || o.models.count(model); };
     for (const auto& m : o.manifests)
     {
         Series s = LoadSeries(m);
-        bool wanted = std::any_of(s.points.begin(), s.points.end(),
-                                  [&](const SeriesPoint& p)
-                                  { return o.models.empty() || o.models.count(p.model); });
+        const bool points = std::any_of(s.points.begin(), s.points.end(),
+                                        [&](const SeriesPoint& p) { return asked(p.model); });
+        const bool cdfs = std::any_of(s.cdfs.begin(), s.cdfs.end(),
+                                      [&](const SeriesCdf& c) { return asked(c.model); });
         auto seen = std::find_if(named.begin(), named.end(),
-                                 [&](const auto& n) { return n.first == s.name; });
-        if (wanted && seen == named.end())
+                                 [&](const FoldedSeries& n) { return n.name == s.name; });
+        if (seen != named.end())
         {
-            named.emplace_back(s.name, s.configuration);
+            seen->points = seen->points || points;
+        }
+        else if (points || cdfs)
+        {
+            named.push_back({ s.name, s.configuration, points });
         }
     }
     return named;
@@ -91,7 +106,7 @@ FitOn(const ValidationOptions& o, const CrossValidationOptions& cv,
     return FitTestbed(r);
 }
 
-// Appends b's plan to a (points, CDFs and runs, each run once).
+// Appends b's plan to a (points, CDFs, ring-bandwidth runs and runs, each run once).
 void
 Join(ValidationPlan& a, const ValidationPlan& b)
 {
@@ -109,6 +124,7 @@ Join(ValidationPlan& a, const ValidationPlan& b)
     }
     a.points.insert(a.points.end(), b.points.begin(), b.points.end());
     a.cdfs.insert(a.cdfs.end(), b.cdfs.begin(), b.cdfs.end());
+    a.rings.insert(a.rings.end(), b.rings.begin(), b.rings.end());
     a.iterations = b.iterations;
     a.warmup = b.warmup;
     for (const auto& s : b.testbedSettings)
@@ -131,22 +147,26 @@ SplitSeries(const ValidationOptions& o, const CrossValidationOptions& cv)
         throw std::invalid_argument(
             "--cross-validate and --fit-on need --fit KEY=LO:HI (or --fit-split LO:HI)");
     }
-    const auto named = SeriesWithPoints(o);
-    std::vector<std::string> all;
-    for (const auto& [name, configuration] : named)
+    const auto named = SeriesToFold(o);
+    std::vector<std::string> all; // the series with points
+    for (const auto& s : named)
     {
-        all.push_back(name);
+        if (s.points)
+        {
+            all.push_back(s.name);
+        }
     }
     std::vector<SeriesSplit> splits;
     if (cv.fitOn.empty() && cv.foldBy == "configuration")
     {
         std::vector<std::string> configurations;
-        for (const auto& [name, configuration] : named)
+        for (const auto& s : named)
         {
-            if (std::find(configurations.begin(), configurations.end(), configuration)
-                == configurations.end())
+            if (s.points
+                && std::find(configurations.begin(), configurations.end(), s.configuration)
+                       == configurations.end())
             {
-                configurations.push_back(configuration);
+                configurations.push_back(s.configuration);
             }
         }
         if (configurations.size() < 2)
@@ -158,9 +178,17 @@ SplitSeries(const ValidationOptions& o, const CrossValidationOptions& cv)
         {
             SeriesSplit split;
             split.name = "configuration " + held;
-            for (const auto& [name, configuration] : named)
+            // (A CDF-only series is predicted with its configuration's points, never fitted on.)
+            for (const auto& s : named)
             {
-                (configuration == held ? split.predicted : split.fitOn).push_back(name);
+                if (s.configuration == held)
+                {
+                    split.predicted.push_back(s.name);
+                }
+                else if (s.points)
+                {
+                    split.fitOn.push_back(s.name);
+                }
             }
             splits.push_back(split);
         }
@@ -311,13 +339,13 @@ RunCrossValidation(const ValidationOptions& o, const CrossValidationOptions& cv,
             fold = FitSplitOn(o, cv, fit, name);
             ValidationOptions at = o;
             at.calibrationFile = fold.calibrationFile;
-            plan = PlanAt(at, predict, json::object(), false);
+            plan = PlanAt(at, predict, json::object(), true);
         }
         else
         {
             fold.name = name;
             fold.fit = FitOn(o, cv, fit, "fold " + name);
-            plan = PlanAt(o, predict, fold.fit.values, false);
+            plan = PlanAt(o, predict, fold.fit.values, true);
         }
         fold.predicted = predict;
         out.coreSecondsNow += fold.fit.coreSeconds;

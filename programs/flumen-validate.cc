@@ -347,8 +347,7 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
         "**Out of sample.** Every point below is predicted with {} fitted on {} "
         "only, never on its own series (per predicted series: {}; folds.md gives each fold's fit "
         "and their spread). In-sample errors (parameters fitted on the points judged) are in "
-        "in-sample/report.md, apart{}. The per-iteration CDFs are there too, at the in-sample "
-        "parameters.",
+        "in-sample/report.md, apart{}. {}",
         cv.split ? "each model's compute/communication split (backward share, and the compute "
                    "time that keeps its idle runs)"
                  : "testbed parameters",
@@ -357,7 +356,12 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
             ? std::string()
             : fmt::format(" (fits and in-sample runs with the {} engine, the predictions with "
                           "the {} engine)",
-                          cv.fitEngine, o.engine));
+                          cv.fitEngine, o.engine),
+        cv.foldBy == "configuration"
+            ? "The per-iteration CDFs and the ring's own bandwidth below are predicted the same "
+              "way, each by the fold that leaves its configuration out."
+            : "The ring's own bandwidth and the CDFs of a series with points are predicted by "
+              "its fold; a CDF-only series is in in-sample/report.md only.");
     flumen::ValidationMeta inMeta
         = flumen::MetaOf(o, r.inSamplePlan, r.inSamplePoints, command, r.coreSecondsNow);
     inMeta.fitNote = fmt::format(

@@ -2,6 +2,7 @@
 // "measured" by the flow engine at a known TCP host ceiling; a fit on one series must find that
 // value, and the other series, predicted out of sample, must match. Then the same through
 // `flumen calibrate --fit` on the testbed's own TCP series, and bad options.
+#include "cross-validation.h"
 #include "test-support.h"
 #include "twin-series.h"
 
@@ -232,4 +233,36 @@ TEST(CrossValidate, TheSplitFittedOnOneConfigurationIsFoundAndPredictsTheOther)
     }
     EXPECT_NE(test::ReadFile(out + "/folds.md").find("compute/communication split"),
               std::string::npos);
+}
+
+TEST(FoldSplit, ACdfOnlySeriesIsPredictedByItsConfigurationsFoldAndNeverFittedOn)
+{
+    // The shipped iteration CDFs are a series of configuration B with no points: the fold that
+    // leaves B out predicts them beside B's points (out of sample); no fold fits on them, and
+    // leaving one series out does not make them a fold of their own.
+    REQUIRE_TESTBED_DATA();
+    test::TempDir dir;
+    const test::SeriesRows rows = { { 0, { 1, 1, 0 } }, { 14, { 1.2, 1.3, 14 } } };
+    ValidationOptions o;
+    o.manifests = { WriteTwinSeries(dir, "twin-a", rows, { "A", "rdma", "iperf", 4 }),
+                    WriteTwinSeries(dir, "twin-b", rows, { "B", "rdma", "websearch", 3 }),
+                    kManifests + "iteration-cdfs.json" };
+    o.calibrationFile = kCalibration;
+    CrossValidationOptions cv;
+    cv.split = true;
+    cv.foldBy = "configuration";
+    const std::vector<SeriesSplit> byConfiguration = SplitSeries(o, cv);
+    ASSERT_EQ(byConfiguration.size(), 2u);
+    using Names = std::vector<std::string>;
+    EXPECT_EQ(byConfiguration[0].predicted, Names{ "twin-a" });
+    EXPECT_EQ(byConfiguration[0].fitOn, Names{ "twin-b" });
+    EXPECT_EQ(byConfiguration[1].predicted, (Names{ "twin-b", "iteration-cdfs" }));
+    EXPECT_EQ(byConfiguration[1].fitOn, Names{ "twin-a" });
+    cv.foldBy = "series";
+    const std::vector<SeriesSplit> bySeries = SplitSeries(o, cv);
+    ASSERT_EQ(bySeries.size(), 2u);
+    for (const SeriesSplit& split : bySeries)
+    {
+        EXPECT_EQ(split.predicted.size() + split.fitOn.size(), 2u) << split.name;
+    }
 }
