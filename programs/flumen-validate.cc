@@ -369,7 +369,8 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
         "out-of-sample errors, the headline, are in ../report.md.",
         cv.fitOn.empty() ? "fitted on every series" : "fitted on the --fit-on series",
         describe(r.inSample));
-    flumen::WriteValidationReport(o.out, r.outOfSample.points, {}, meta);
+    flumen::WriteValidationReport(o.out, r.outOfSample.points, r.outOfSample.cdfs, meta,
+                                  r.outOfSample.rings);
     flumen::WriteValidationReport((fs::path(o.out) / "in-sample").string(), r.inSamplePoints.points,
                                   r.inSamplePoints.cdfs, inMeta, r.inSamplePoints.rings);
     flumen::WriteFoldsReport(o.out, r, cv);

@@ -17,3 +17,24 @@ unset logscale y
 set key bottom right
 set xlabel 'iteration time (s)'
 set ylabel 'cumulative fraction'
+set output 'cdf-bert-large-20G-tcp.png'
+set title 'bert-large at 20 Gbps web-search, tcp: KS distance 0.806' noenhanced
+plot 'cdf-bert-large-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-bert-large-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
+set output 'cdf-bert-large-8G-tcp.png'
+set title 'bert-large at 8 Gbps web-search, tcp: KS distance 0.946' noenhanced
+plot 'cdf-bert-large-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-bert-large-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
+set output 'cdf-resnet50-20G-tcp.png'
+set title 'resnet50 at 20 Gbps web-search, tcp: KS distance 0.346' noenhanced
+plot 'cdf-resnet50-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
+set output 'cdf-resnet50-8G-rdma.png'
+set title 'resnet50 at 8 Gbps web-search, rdma: KS distance 0.992' noenhanced
+plot 'cdf-resnet50-8G-rdma.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-8G-rdma.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
+set output 'cdf-resnet50-8G-tcp.png'
+set title 'resnet50 at 8 Gbps web-search, tcp: KS distance 0.551' noenhanced
+plot 'cdf-resnet50-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-resnet50-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
+set output 'cdf-vgg16-20G-tcp.png'
+set title 'vgg16 at 20 Gbps web-search, tcp: KS distance 0.614' noenhanced
+plot 'cdf-vgg16-20G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-20G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
+set output 'cdf-vgg16-8G-tcp.png'
+set title 'vgg16 at 8 Gbps web-search, tcp: KS distance 0.488' noenhanced
+plot 'cdf-vgg16-8G-tcp.testbed.dat' using 1:2 with steps lw 2 title 'testbed', 'cdf-vgg16-8G-tcp.simulated.dat' using 1:2 with steps lw 2 dt 2 title 'simulated (894 iterations)'
