@@ -357,11 +357,14 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
             : fmt::format(" (fits and in-sample runs with the {} engine, the predictions with "
                           "the {} engine)",
                           cv.fitEngine, o.engine),
-        cv.foldBy == "configuration"
+        !cv.fitOn.empty()
+            ? "The ring's own bandwidth and the CDFs of a predicted series are predicted with "
+              "it; a series of CDFs alone is not run."
+        : cv.foldBy == "configuration"
             ? "The per-iteration CDFs and the ring's own bandwidth below are predicted the same "
               "way, each by the fold that leaves its configuration out."
             : "The ring's own bandwidth and the CDFs of a series with points are predicted by "
-              "its fold; a CDF-only series is in in-sample/report.md only.");
+              "its fold; a series of CDFs alone is in in-sample/report.md only.");
     flumen::ValidationMeta inMeta
         = flumen::MetaOf(o, r.inSamplePlan, r.inSamplePoints, command, r.coreSecondsNow);
     inMeta.fitNote = fmt::format(

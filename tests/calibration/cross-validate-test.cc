@@ -1,7 +1,8 @@
 // Fitting testbed parameters end to end, by a twin experiment: two synthetic series are
 // "measured" by the flow engine at a known TCP host ceiling; a fit on one series must find that
 // value, and the other series, predicted out of sample, must match. Then the same through
-// `flumen calibrate --fit` on the testbed's own TCP series, and bad options.
+// `flumen calibrate --fit` on the testbed's own TCP series, and bad options; and which fold
+// predicts a series of CDFs alone.
 #include "cross-validation.h"
 #include "test-support.h"
 #include "twin-series.h"
