@@ -196,6 +196,16 @@ TEST(CrossValidate, TheSplitFittedOnOneConfigurationIsFoundAndPredictsTheOther)
     ASSERT_EQ(measuredB.size(), 3u);
     WriteTwinSeries(dir, "twin-a", measuredA, a);
     WriteTwinSeries(dir, "twin-b", measuredB, b);
+    {
+        // A published ring bandwidth in B: the fold that leaves B out predicts its run too.
+        json manifest = json::parse(test::ReadFile(twinB));
+        manifest["ring_bandwidth"] = { { { "model", "resnet50" },
+                                         { "requested_gbps", 14 },
+                                         { "dl_only_gbps", 9 },
+                                         { "dl_shared_gbps", 8 },
+                                         { "source", "twin experiment" } } };
+        dir.Write("twin-b.json", manifest.dump());
+    }
     EXPECT_GT(measuredB[19][0], 1.3 * measuredB[0][0]); // the loaded points slow the ring
     EXPECT_GT(measuredA[21][0], 1.3 * measuredA[0][0]);
 
@@ -233,6 +243,13 @@ TEST(CrossValidate, TheSplitFittedOnOneConfigurationIsFoundAndPredictsTheOther)
         EXPECT_NEAR(predicted[load][0], m[0], 0.03 * m[0]) << "twin-a at " << load;
     }
     EXPECT_NE(test::ReadFile(out + "/folds.md").find("compute/communication split"),
+              std::string::npos);
+    // The ring bandwidth's run, out of sample: in the headline report, simulated.
+    const auto rings = test::ReadCsvRows(out + "/ring-bandwidth.csv");
+    ASSERT_EQ(rings.size(), 1u) << test::ReadFile(out + "/ring-bandwidth.csv");
+    EXPECT_EQ(rings[0].at("series"), "twin-b");
+    EXPECT_GT(std::stod(rings[0].at("simulated_s1_to_s3_injection_gbps")), 1.0);
+    EXPECT_NE(test::ReadFile(out + "/report.md").find("The ring's own bandwidth"),
               std::string::npos);
 }
 
