@@ -1,12 +1,14 @@
-// The cross-validation's folds.md and folds.csv: each fold's fitted testbed values (or, with
-// --fit-split, each model's fitted compute/communication split), its losses, and their spread
-// across the folds.
+// The cross-validation's reports: report.md out of sample and in-sample/report.md (the
+// validation's report with a note on what was fitted where), and folds.md and folds.csv: each
+// fold's fitted testbed values (or, with --fit-split, each model's fitted compute/communication
+// split), its losses, and their spread across the folds.
 #include "cross-validation.h"
 
 #include "atomic-file.h"
 #include "calibration-file.h"
 #include "csv-format.h"
 #include "fit-search.h"
+#include "validation-report.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -260,6 +262,79 @@ WriteFoldsReport(const std::string& dir, const CrossValidation& r, const CrossVa
     }
     WriteFileAtomically((fs::path(dir) / "folds.csv").string(), FormatCsv(header, rows));
     WriteFileAtomically((fs::path(dir) / "folds.md").string(), md);
+}
+
+std::string
+DescribeFold(const Fold& fold, const CrossValidationOptions& cv)
+{
+    if (!cv.split)
+    {
+        return DescribeValues(fold.fit.values);
+    }
+    std::string shares;
+    for (const auto& m : fold.split.models)
+    {
+        shares += fmt::format("{}{} share {:.3f} compute {:.4f} s", shares.empty() ? "" : ", ",
+                              m.model, m.backwardShare, m.computeS);
+    }
+    return fmt::format("{} ({})", shares, fold.calibrationFile);
+}
+
+void
+WriteCrossValidationReports(const ValidationOptions& o, const CrossValidationOptions& cv,
+                            const CrossValidation& r, const std::string& command)
+{
+    const std::string names = !cv.fitOn.empty()              ? "the --fit-on series"
+                              : cv.foldBy == "configuration" ? "the other configuration"
+                                                             : "the other series";
+    std::string values;
+    for (const auto& fold : r.folds)
+    {
+        values += fmt::format("{}{}: {}", values.empty() ? "" : "; ",
+                              fmt::format("{}", fmt::join(fold.predicted, "+")),
+                              DescribeFold(fold, cv));
+    }
+    ValidationMeta meta = MetaOf(o, r.outOfSamplePlan, r.outOfSample, command, r.coreSecondsNow);
+    if (cv.split)
+    {
+        meta.calibration = "each fold's calibration file (folds/<fold>.calibration.json: every "
+                           "model's split fitted on the other series, its compute time held by the "
+                           "idle runs; the models it does not fit from "
+                           + o.calibrationFile + ")";
+    }
+    meta.fitNote = fmt::format(
+        "**Out of sample.** Every point below is predicted with {} fitted on {} "
+        "only, never on its own series (per predicted series: {}; folds.md gives each fold's fit "
+        "and their spread). In-sample errors (parameters fitted on the points judged) are in "
+        "in-sample/report.md, apart{}. {}",
+        cv.split ? "each model's compute/communication split (backward share, and the compute "
+                   "time that keeps its idle runs)"
+                 : "testbed parameters",
+        names, values,
+        cv.fitEngine.empty() || cv.fitEngine == o.engine
+            ? std::string()
+            : fmt::format(" (fits and in-sample runs with the {} engine, the predictions with "
+                          "the {} engine)",
+                          cv.fitEngine, o.engine),
+        !cv.fitOn.empty()
+            ? "The ring's own bandwidth and the CDFs of a predicted series are predicted with "
+              "it; a series of CDFs alone is not run."
+        : cv.foldBy == "configuration"
+            ? "The per-iteration CDFs and the ring's own bandwidth below are predicted the same "
+              "way, each by the fold that leaves its configuration out."
+            : "The ring's own bandwidth and the CDFs of a series with points are predicted by "
+              "its fold; a series of CDFs alone is in in-sample/report.md only.");
+    ValidationMeta inMeta = MetaOf(o, r.inSamplePlan, r.inSamplePoints, command, r.coreSecondsNow);
+    inMeta.fitNote = fmt::format(
+        "**In sample: every point here is judged by parameters fitted on it** ({}: {}). The "
+        "out-of-sample errors, the headline, are in ../report.md.",
+        cv.fitOn.empty() ? "fitted on every series" : "fitted on the --fit-on series",
+        DescribeFold(r.inSample, cv));
+    WriteValidationReport(o.out, r.outOfSample.points, r.outOfSample.cdfs, meta,
+                          r.outOfSample.rings);
+    WriteValidationReport((fs::path(o.out) / "in-sample").string(), r.inSamplePoints.points,
+                          r.inSamplePoints.cdfs, inMeta, r.inSamplePoints.rings);
+    WriteFoldsReport(o.out, r, cv);
 }
 
 } // namespace flumen

@@ -87,6 +87,18 @@ CrossValidation RunCrossValidation(const ValidationOptions& options,
 void WriteFoldsReport(const std::string& dir, const CrossValidation& result,
                       const CrossValidationOptions& cv);
 
+/** A fold's fitted values in a line: each model's share and compute time and the fold's
+ * calibration file (--fit-split), or the fitted testbed values. */
+std::string DescribeFold(const Fold& fold, const CrossValidationOptions& cv);
+
+/**
+ * Writes the cross-validation's reports into options.out: report.md (out of sample, the
+ * headline: points, CDFs and ring bandwidths as the folds predicted them), in-sample/report.md,
+ * and folds.md and folds.csv. `command` is the command line the reports quote.
+ */
+void WriteCrossValidationReports(const ValidationOptions& options, const CrossValidationOptions& cv,
+                                 const CrossValidation& result, const std::string& command);
+
 } // namespace flumen
 
 #endif

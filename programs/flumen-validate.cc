@@ -319,69 +319,13 @@ CrossValidate(const flumen::ValidationOptions& o, const flumen::CrossValidationO
               const std::vector<flumen::SeriesSplit>& splits, const std::string& command)
 {
     flumen::CrossValidation r = flumen::RunCrossValidation(o, cv, splits);
-    const std::string names = !cv.fitOn.empty()              ? "the --fit-on series"
-                              : cv.foldBy == "configuration" ? "the other configuration"
-                                                             : "the other series";
-    auto describe = [&](const flumen::Fold& fold)
-    {
-        if (!cv.split)
-            return flumen::DescribeValues(fold.fit.values);
-        std::string shares;
-        for (const auto& m : fold.split.models)
-            shares += fmt::format("{}{} share {:.3f} compute {:.4f} s", shares.empty() ? "" : ", ",
-                                  m.model, m.backwardShare, m.computeS);
-        return fmt::format("{} ({})", shares, fold.calibrationFile);
-    };
-    std::string values;
-    for (const auto& fold : r.folds)
-        values += fmt::format("{}{}: {}", values.empty() ? "" : "; ",
-                              fmt::format("{}", fmt::join(fold.predicted, "+")), describe(fold));
-    flumen::ValidationMeta meta
-        = flumen::MetaOf(o, r.outOfSamplePlan, r.outOfSample, command, r.coreSecondsNow);
-    if (cv.split)
-        meta.calibration = "each fold's calibration file (folds/<fold>.calibration.json: every "
-                           "model's split fitted on the other series, its compute time held by the "
-                           "idle runs; the models it does not fit from "
-                           + o.calibrationFile + ")";
-    meta.fitNote = fmt::format(
-        "**Out of sample.** Every point below is predicted with {} fitted on {} "
-        "only, never on its own series (per predicted series: {}; folds.md gives each fold's fit "
-        "and their spread). In-sample errors (parameters fitted on the points judged) are in "
-        "in-sample/report.md, apart{}. {}",
-        cv.split ? "each model's compute/communication split (backward share, and the compute "
-                   "time that keeps its idle runs)"
-                 : "testbed parameters",
-        names, values,
-        cv.fitEngine.empty() || cv.fitEngine == o.engine
-            ? std::string()
-            : fmt::format(" (fits and in-sample runs with the {} engine, the predictions with "
-                          "the {} engine)",
-                          cv.fitEngine, o.engine),
-        !cv.fitOn.empty()
-            ? "The ring's own bandwidth and the CDFs of a predicted series are predicted with "
-              "it; a series of CDFs alone is not run."
-        : cv.foldBy == "configuration"
-            ? "The per-iteration CDFs and the ring's own bandwidth below are predicted the same "
-              "way, each by the fold that leaves its configuration out."
-            : "The ring's own bandwidth and the CDFs of a series with points are predicted by "
-              "its fold; a series of CDFs alone is in in-sample/report.md only.");
-    flumen::ValidationMeta inMeta
-        = flumen::MetaOf(o, r.inSamplePlan, r.inSamplePoints, command, r.coreSecondsNow);
-    inMeta.fitNote = fmt::format(
-        "**In sample: every point here is judged by parameters fitted on it** ({}: {}). The "
-        "out-of-sample errors, the headline, are in ../report.md.",
-        cv.fitOn.empty() ? "fitted on every series" : "fitted on the --fit-on series",
-        describe(r.inSample));
-    flumen::WriteValidationReport(o.out, r.outOfSample.points, r.outOfSample.cdfs, meta,
-                                  r.outOfSample.rings);
-    flumen::WriteValidationReport((fs::path(o.out) / "in-sample").string(), r.inSamplePoints.points,
-                                  r.inSamplePoints.cdfs, inMeta, r.inSamplePoints.rings);
-    flumen::WriteFoldsReport(o.out, r, cv);
+    flumen::WriteCrossValidationReports(o, cv, r, command);
     std::cout << fmt::format("validate --{}: {} folds; wrote {}/report.md (out of sample), "
                              "in-sample/report.md, folds.md\n",
                              cv.fitOn.empty() ? "cross-validate" : "fit-on", r.folds.size(), o.out);
     for (const auto& fold : r.folds)
-        std::cout << fmt::format("  fold {}: {}\n", fmt::join(fold.predicted, "+"), describe(fold));
+        std::cout << fmt::format("  fold {}: {}\n", fmt::join(fold.predicted, "+"),
+                                 flumen::DescribeFold(fold, cv));
     std::cout << "  out of sample:\n";
     for (const auto& line : flumen::HeadlineLines(r.outOfSample.points))
         std::cout << "    " << line << "\n";
