@@ -70,11 +70,11 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
     {
         // Flows that share no link, directly or through others, do not affect each other's
         // rates: each group is filled alone (a level's pass then scans its group only).
+        m_filledGroups += s.compFlowBegin.size() - 1;
         for (size_t k = 0; k + 1 < s.compFlowBegin.size(); ++k)
         {
             if (s.compFlowBegin[k + 1] - s.compFlowBegin[k] == 1)
             {
-                ++m_filledGroups;
                 WaterFillOne(s.compFlows[s.compFlowBegin[k]], left);
                 continue;
             }
@@ -88,6 +88,7 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
     }
     else
     {
+        ++m_filledGroups;
         WaterFillOpen(left, byHeap);
     }
     for (uint32_t l : s.touched)
@@ -100,7 +101,6 @@ FluidNetwork::WaterFill(const std::vector<Flow*>& flows, std::vector<double>& le
 void
 FluidNetwork::WaterFillOpen(std::vector<double>& left, bool byHeap)
 {
-    ++m_filledGroups;
     if (m_scratch.open.size() == 1)
     {
         WaterFillOne(m_scratch.open.front(), left);
