@@ -284,10 +284,11 @@ AddSimulationKeys(std::vector<KeySpec>& k)
     k.push_back(Choice("simulation.flow_ring", "auto", { "auto", "slices", "whole" },
                        "flow engine, the collective: slices (each hop's slices, as NCCL sends "
                        "them), whole (each all-reduce one flow over the whole ring at its "
-                       "slowest hop's rate, two events instead of 2(n-1) x n x slices; a tree "
-                       "collective one flow per tree over all its edges; only without "
-                       "standing queues: a TCP job, or simulation.flow_queues false; not with "
-                       "job.mltcp), or auto (whole where it may run and the ring has "
+                       "slowest hop's rate, two events instead of 2(n-1) x n x slices; behind "
+                       "standing queues a ring of RoCE queue pairs under NCCL's flow control at "
+                       "a fifo switch, with NCCL's window on every hop; a tree collective one "
+                       "flow per tree over all its edges, only without standing queues; not "
+                       "with job.mltcp), or auto (whole where it may run and the ring has "
                        "simulation.flow_ring_whole_from ranks or more, slices otherwise; "
                        "docs/flow-engine.md, The whole ring and the whole trees)",
                        Into(&Scenario::flowRing)));

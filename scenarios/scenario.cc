@@ -464,8 +464,21 @@ CheckFlowDcqcn(const Scenario& s)
                      s.engine));
 }
 
+// Behind standing queues a whole ring is a window flow with NCCL's window on every hop
+// (FluidRingAllReduce): a ring of RoCE queue pairs under NCCL's flow control at FIFO ports. Not
+// a tree (its edges' windows are not modelled whole), not DCQCN (it reacts per queue pair), not
+// TCP (its connections' windows are the slices').
+bool
+WholeRingBehindQueues(const Scenario& s, const Scenario& job)
+{
+    return job.collective == "ring" && job.transport == "rdma"
+           && job.resolved.at("job").at("nccl").at("flow_control").get<bool>()
+           && s.switchQueue.discipline == "fifo";
+}
+
 // The whole ring (or tree) runs its hops in step, which holds where nothing queues (its window
-// never binds); behind standing queues the slices give way as NCCL's window makes them.
+// never binds); behind standing queues the slices give way as NCCL's window makes them, and so
+// does a whole ring of queue pairs (WholeRingBehindQueues).
 void
 CheckFlowRing(const Scenario& s)
 {
@@ -475,13 +488,14 @@ CheckFlowRing(const Scenario& s)
     }
     for (const Scenario* job : Jobs(s))
     {
-        if (job->flowRing == "whole")
+        if (job->flowRing == "whole" && !WholeRingBehindQueues(s, *job))
         {
             Fail(s.source, "simulation.flow_ring",
                  "\"whole\" runs the collective's hops (a ring's, a tree's edges) in step, "
-                 "which holds only where no standing queue forms; with an RDMA job and a fifo "
-                 "or ecn switch the flow engine keeps them: expected \"slices\" or \"auto\", "
-                 "or simulation.flow_queues false");
+                 "which holds only where no standing queue forms, or for a ring of RoCE queue "
+                 "pairs under NCCL's flow control (job.nccl.flow_control) at a fifo switch; with "
+                 "an RDMA job and a fifo or ecn switch the flow engine keeps standing queues: "
+                 "expected \"slices\" or \"auto\", or simulation.flow_queues false");
         }
     }
 }
@@ -497,12 +511,12 @@ ResolveAutoFlowRing(Scenario& s)
         return;
     }
     const bool queues = FlowEngineHasStandingQueues(s);
-    auto resolve = [queues](Scenario& job)
+    auto resolve = [queues, &s](Scenario& job)
     {
         if (job.flowRing == "auto")
         {
-            const bool whole
-                = !queues && !job.mltcp && job.jobHosts.size() >= job.flowRingWholeFrom;
+            const bool whole = (!queues || WholeRingBehindQueues(s, job)) && !job.mltcp
+                               && job.jobHosts.size() >= job.flowRingWholeFrom;
             job.flowRing = whole ? "whole" : "slices";
             job.flowRingWholeByAuto = whole;
         }

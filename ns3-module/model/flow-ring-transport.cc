@@ -416,6 +416,15 @@ FlowRingTransport::QueuePairPath() const
                : route.PathOf(m_host->GetAddress(), m_next, kUdp, kRocePort, kRocePort);
 }
 
+const std::vector<uint32_t>&
+FlowRingTransport::GrantPath() const
+{
+    const FluidHost::Route& back = RouteBack();
+    return back.paths.empty()
+               ? back.links
+               : back.PathOf(m_next, m_host->GetAddress(), kUdp, kRocePort, kRocePort);
+}
+
 void
 FlowRingTransport::SetWholeRing(Ptr<FluidRingAllReduce> ring, uint32_t rank)
 {

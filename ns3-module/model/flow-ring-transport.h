@@ -80,6 +80,10 @@ class FlowRingTransport : public RingTransport
     FluidNetwork::FlowSpec WholeRingHop() const;
     /** Whether it is a queue pair (RoCE), not TCP connections. */
     bool IsQueuePair() const { return m_connections == 0; }
+    /** The links its clear-to-send comes back over (the next rank's path to it, a queue
+     * pair's), and their propagation. After Start. */
+    const std::vector<uint32_t>& GrantPath() const;
+    Time GrantDelay() const { return RouteBack().delay; }
     /** Propagation to the next rank. After Start. */
     Time HopDelay() const { return RouteToNext().delay; }
     Ptr<FluidNetwork> GetNetwork() const { return m_host->GetNetwork(); }

@@ -159,7 +159,8 @@ FluidNetwork::DropAtFullBuffers()
         {
             continue;
         }
-        const double rtt = f->spec.baseRttS + RoundTripQueueing(*f);
+        const double rtt = f->spec.kind == WINDOW ? WindowRoundTrip(*f)
+                                                  : f->spec.baseRttS + RoundTripQueueing(*f);
         if (f->lastLossS >= 0 && now - f->lastLossS < rtt)
         {
             continue;

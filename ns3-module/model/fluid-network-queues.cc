@@ -16,6 +16,30 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FluidNetworkQueues");
 
+namespace
+{
+
+// A window at a port: uncapped windows of one round trip add up (window / RTT is linear).
+void
+AddWindowAtPort(std::vector<WindowAtPort>& windows, const WindowAtPort& w)
+{
+    auto same = std::find_if(windows.begin(), windows.end(),
+                             [&w](const WindowAtPort& o) {
+                                 return std::isinf(w.capBps) && std::isinf(o.capBps)
+                                        && o.baseRttS == w.baseRttS;
+                             });
+    if (same == windows.end())
+    {
+        windows.push_back(w);
+    }
+    else
+    {
+        same->windowBits += w.windowBits;
+    }
+}
+
+} // namespace
+
 void
 FluidNetwork::SolveQueues()
 {
@@ -46,6 +70,11 @@ FluidNetwork::SolveQueues()
                 continue; // a timeout: nothing in flight
             }
             const double wire = f.spec.wireFactor * 8;
+            if (f.spec.kind == WINDOW && !f.spec.windowSegments.empty())
+            {
+                AddSegmentWindows(f, m_scratch.segmentWindows, twoQueues);
+                continue;
+            }
             if (f.Backlogged())
             {
                 auto& p = ports[f.spec.path[f.queuedAt]];
@@ -81,25 +110,24 @@ FluidNetwork::SolveQueues()
                     }
                     const WindowAtPort w{ f.Window() * wire, f.spec.baseRttS + others,
                                           f.spec.capBps * f.spec.wireFactor };
-                    // Uncapped windows of one round trip add up (window / RTT is linear).
                     ports[l].used = true;
-                    auto& windows = ports[l].windows;
-                    auto same = std::find_if(windows.begin(), windows.end(),
-                                             [&w](const WindowAtPort& o) {
-                                                 return std::isinf(w.capBps) && std::isinf(o.capBps)
-                                                        && o.baseRttS == w.baseRttS;
-                                             });
-                    if (same == windows.end())
-                    {
-                        windows.push_back(w);
-                    }
-                    else
-                    {
-                        same->windowBits += w.windowBits;
-                    }
+                    AddWindowAtPort(ports[l].windows, w);
                 }
             }
         }
+        // A segment's window stands in a port's queue only where other windows or backlogs
+        // hold one: beside paced flows and ACKs alone, a hop sends what it receives (the room
+        // above), and its excess over the port, if any, builds no faster than the others' share
+        // of the port (left out: no queue of its own).
+        for (const auto& [l, w] : m_scratch.segmentWindows)
+        {
+            if (!ports[l].windows.empty() || ports[l].backlog > 0)
+            {
+                ports[l].used = true;
+                AddWindowAtPort(ports[l].windows, w);
+            }
+        }
+        m_scratch.segmentWindows.clear();
         for (uint32_t l : m_queuedLinks)
         {
             const auto& p = ports[l];
@@ -139,7 +167,7 @@ FluidNetwork::RecomputeQueued(const std::vector<Flow*>& all, const std::vector<F
         }
         if (f->spec.kind == WINDOW && f->queuedAt >= 0)
         {
-            f->rttS = f->spec.baseRttS + RoundTripQueueing(*f);
+            f->rttS = WindowRoundTrip(*f);
             f->minRttS = std::min(f->minRttS, f->rttS);
             f->record.maxRttS = std::max(f->record.maxRttS, f->rttS);
             // HyStart (ns-3's CUBIC): the ACK train, or the delay rule once the queue has
@@ -316,8 +344,9 @@ FluidNetwork::QueueStep()
         else if (f.spec.kind == WINDOW && f.queuedAt >= 0)
         {
             // A window still growing, behind a queue where it limits the rate; or one that
-            // answers the marks its path puts on its packets.
-            changing = changing
+            // answers the marks its path puts on its packets; or window segments whose room
+            // before their ports moved with these rates.
+            changing = changing || (!f.spec.windowSegments.empty() && SegmentRoomsMoved(f))
                        || (f.cwnd < std::min(f.spec.windowBytes, f.spec.bytes)
                            && RoundTripQueueing(f) > 0)
                        || (f.spec.ecn != NO_ECN && GetMarkProbability(f.spec.path) > 0);

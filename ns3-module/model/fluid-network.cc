@@ -151,6 +151,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
                     "FluidNetwork: a flow's ACK wire factor must be in [0, 1)");
     NS_ABORT_MSG_IF(spec.kind == WINDOW && !(spec.windowBytes > 0 && spec.initialWindowBytes > 0),
                     "FluidNetwork: a window flow needs windows above 0");
+    CheckWindowSegments(spec);
     Advance();
     const uint64_t id = m_nextId++;
     Flow& f = m_flows[id];
@@ -399,6 +400,7 @@ FluidNetwork::Recompute()
     rest.clear();
     for (Flow* f : all)
     {
+        f->lastRate = f->rate;
         f->rate = 0;
         f->cap = f->spec.capBps;
         f->weight = f->spec.weight;

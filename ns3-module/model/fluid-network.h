@@ -107,7 +107,17 @@ class FluidNetwork : public Object
         double initialWindowBytes = kUnbounded; //!< WINDOW: slow start's first window
         double slowStartGain = 1;               //!< WINDOW: window growth per byte delivered
         double baseRttS = 0;                    //!< WINDOW: round trip without queues
-        double segmentBytes = 1448;             //!< WINDOW: growth after slow start, per RTT
+        /** WINDOW: a window per segment of its path, each over its own cycle (a whole ring:
+         * NCCL's slots on each hop); it moves at its slowest segment's pace. */
+        struct WindowSegment
+        {
+            uint32_t begin = 0;  //!< where it begins in path (the first at 0)
+            double baseRttS = 0; //!< its cycle without queues
+            /** Links whose queues its cycle waits behind too, carrying nothing of it (grants). */
+            std::vector<uint32_t> cycleLinks;
+        };
+        std::vector<WindowSegment> windowSegments; //!< empty: one, the path over baseRttS
+        double segmentBytes = 1448;                //!< WINDOW: growth after slow start, per RTT
         /** WINDOW: CUBIC's HyStart can end slow start from this window on (its low window;
          * kUnbounded: never, slow start then ends only on a loss). */
         double hystartWindowBytes = kUnbounded;
@@ -350,10 +360,12 @@ class FluidNetwork : public Object
         double moved = 0;    //!< bytes (delivered)
         double pushed = 0;   //!< bytes that left the sender (UNRESPONSIVE at a queued link)
         double rate = 0;     //!< bits per second (of its own bytes, delivered)
-        double pushRate = 0; //!< bits per second leaving the sender
-        double cap = 0;      //!< this recomputation's rate limit
-        double weight = 0;   //!< this recomputation's weight
-        int queuedAt = -1;   //!< index in the path of its last queued link (-1: none)
+        double lastRate = 0; //!< its rate before the recomputation under way
+        mutable std::vector<double> roomsUsed; //!< window segments: the room the queues took
+        double pushRate = 0;                   //!< bits per second leaving the sender
+        double cap = 0;                        //!< this recomputation's rate limit
+        double weight = 0;                     //!< this recomputation's weight
+        int queuedAt = -1; //!< index in the path of its last queued link (-1: none)
         bool sentCalled = false;
         double drainByS = 0; //!< once all pushed: when its last byte reaches the queue's head
         double cwnd = 0;     //!< WINDOW: its window (bytes)
@@ -414,6 +426,17 @@ class FluidNetwork : public Object
     double QueueDelayAlong(const std::vector<uint32_t>& links) const;
     /** The queueing delay of a flow's round trip now: its path's and its ACKs'. */
     double RoundTripQueueing(const Flow& f) const;
+    // Window segments (fluid-network-segments.cc).
+    void CheckWindowSegments(const FlowSpec& spec) const;
+    /** A window flow's round trip now (a segmented one's: its longest segment's cycle). */
+    double WindowRoundTrip(const Flow& f) const;
+    /** Each segment's window at its queued ports, capped at the room it has to push there. */
+    void AddSegmentWindows(const Flow& f, std::vector<std::pair<uint32_t, WindowAtPort>>& windows,
+                           bool& twoQueues) const;
+    template <typename Visit>
+    void ForSegmentPorts(const Flow& f, double ownRate, Visit visit) const;
+    /** Whether that room, at the rates now, differs from what the queues were solved with. */
+    bool SegmentRoomsMoved(const Flow& f) const;
     /** Recomputes, unless completions are being handed over (CompleteDue recomputes after). */
     void RecomputeUnlessCompleting();
     void FixPacedFlows(const std::vector<Flow*>& all, const std::vector<Flow*>& paced,
@@ -524,6 +547,8 @@ class FluidNetwork : public Object
             std::vector<WindowAtPort> windows;
         };
         std::vector<AtPort> ports;
+        mutable std::vector<uint32_t> crossings; //!< ForSegmentPorts': a path's crossings per link
+        std::vector<std::pair<uint32_t, WindowAtPort>> segmentWindows; //!< at queued links
     };
 
     std::vector<Link> m_links;

@@ -69,6 +69,7 @@ FluidRingAllReduce::Join(uint32_t rank, uint64_t bytes, const RingPacing& pacing
     AllReduce& a = m_all.Join(rank, bytes, done);
     std::tie(a.stepBytes, a.sliceBytes) = pacing.StepAndSlice(bytes, m_hops.size());
     a.flowControl = pacing.flowControl;
+    a.windowBytes = pacing.flowControl ? pacing.slicing.SlotsInSlices() * a.sliceBytes : 0;
     if (!m_running && m_all.FrontReady())
     {
         Begin();
@@ -91,6 +92,7 @@ FluidRingAllReduce::Begin()
         for (const FlowRingTransport* hop : m_hops)
         {
             const FluidNetwork::FlowSpec one = hop->WholeRingHop();
+            m_hopBegins.push_back(static_cast<uint32_t>(m_path.size()));
             m_path.insert(m_path.end(), one.path.begin(), one.path.end());
             m_capBps = std::min(m_capBps, one.capBps);
             m_hopDelays.push_back(hop->HopDelay());
@@ -113,6 +115,35 @@ FluidRingAllReduce::Begin()
     }
     spec.bytes = static_cast<double>(most);
     spec.done = MakeCallback(&FluidRingAllReduce::HandleFlowDone, this);
+    if (a.windowBytes > 0 && m_hops.front()->IsQueuePair())
+    {
+        // NCCL's window on every connection: it binds only behind a standing queue (a flow of
+        // another kind crosses no queued link and shares as before).
+        spec.kind = FluidNetwork::WINDOW;
+        spec.windowBytes = spec.initialWindowBytes = a.windowBytes;
+        spec.lossBeta = 1;
+        // Hop r's slots at rank r + 1 turn over once its grant has come back to rank r and its
+        // slice has crossed to rank r + 1 (a round trip), and, where a step spans slices, once
+        // rank r + 1 has a send slot for it: then hop r + 1 always has slices to send, and its
+        // send slots wait for its grants, behind the queues on their way (ring-allreduce.h).
+        // With a slice a step, the step's data comes round the ring before those slots fill
+        // (measured against the slices: docs/flow-engine.md). NCCL's window binds over it.
+        const bool waitsForSendSlots = a.stepBytes >= 2 * a.sliceBytes;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            const FlowRingTransport* next = m_hops[(r + 1) % n];
+            FluidNetwork::FlowSpec::WindowSegment seg;
+            seg.begin = m_hopBegins[r];
+            seg.baseRttS = (m_hops[r]->GrantDelay() + m_hopDelays[r]).GetSeconds();
+            seg.cycleLinks = m_hops[r]->GrantPath();
+            if (waitsForSendSlots)
+            {
+                seg.cycleLinks.insert(seg.cycleLinks.end(), next->GrantPath().begin(),
+                                      next->GrantPath().end());
+            }
+            spec.windowSegments.push_back(std::move(seg));
+        }
+    }
     // A queue pair's first slice waits for its receiver's clear to send, a hop back (each hop
     // its own: the mean, as the steps take them).
     Time grant(0);
@@ -126,8 +157,33 @@ FluidRingAllReduce::Begin()
     }
     a.flowStart = Simulator::Now() + grant;
     a.flowBytes = spec.bytes;
+    Simulator::Schedule(grant, &FluidRingAllReduce::StartFlow, this, spec);
+}
+
+void
+FluidRingAllReduce::StartFlow(FluidNetwork::FlowSpec spec)
+{
+    AllReduce& a = m_all.Front();
+    a.queueingAtStart.resize(m_hops.size());
+    for (uint32_t h = 0; h < m_hops.size(); ++h)
+    {
+        a.queueingAtStart[h] = HopQueueing(h);
+    }
+    m_hops.front()->GetNetwork()->StartFlow(spec);
+}
+
+double
+FluidRingAllReduce::HopQueueing(uint32_t hop) const
+{
     const Ptr<FluidNetwork> net = m_hops.front()->GetNetwork();
-    Simulator::Schedule(grant, [net, spec] { net->StartFlow(spec); });
+    const uint32_t end = hop + 1 < m_hopBegins.size() ? m_hopBegins[hop + 1]
+                                                      : static_cast<uint32_t>(m_path.size());
+    double queueing = 0;
+    for (uint32_t i = m_hopBegins[hop]; i < end; ++i)
+    {
+        queueing += net->GetQueueByteSeconds(m_path[i]) * 8 / net->GetLinkCapacity(m_path[i]);
+    }
+    return queueing;
 }
 
 void
@@ -138,7 +194,14 @@ FluidRingAllReduce::HandleFlowDone(uint64_t)
     // longer, which hides more of the other hops' latency), else the line's.
     const double took = (Simulator::Now() - a.flowStart).GetSeconds();
     const double bps = a.flowBytes > 0 && took > 0 ? a.flowBytes * 8 / took : m_lineBps;
-    Simulator::Schedule(StepLatency(a.stepBytes, a.sliceBytes, bps, m_hopDelays),
+    // Each hop's latency: its propagation and the mean of the queues it crossed meanwhile.
+    std::vector<Time> delays = m_hopDelays;
+    for (uint32_t h = 0; h < a.queueingAtStart.size() && took > 0; ++h)
+    {
+        const double queueing = HopQueueing(h) - a.queueingAtStart[h];
+        delays[h] += queueing > 0 ? Seconds(queueing / took) : Time(0);
+    }
+    Simulator::Schedule(StepLatency(a.stepBytes, a.sliceBytes, bps, delays),
                         &FluidRingAllReduce::Finish, this);
 }
 

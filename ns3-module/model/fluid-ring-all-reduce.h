@@ -12,6 +12,14 @@
  * and moves each rank's 2(n-1)/n of the buffer; each rank is done when its last step has
  * arrived: after the flow, the pipeline's latency (StepLatency).
  *
+ * Behind standing queues (a RoCE ring under NCCL's flow control at FIFO ports) the window binds
+ * where a hop's queue stands: the flow is then a window flow with NCCL's bytes in flight
+ * (SlotsInSlices slices) per hop, each over its hop's round trip and the queues on that hop
+ * alone (FluidNetwork's window segments), so the ring moves at its slowest connection's
+ * W / (RTT + Q / C); each step's first slice waits for the queues on its hop too (their mean
+ * over the flow joins the hop's delay in StepLatency). A drop keeps the window (lossBeta 1):
+ * NCCL's slots bound what is in flight however the NIC recovers.
+ *
  * What the slices do that this does not (docs/flow-engine.md, "The whole ring"): a hop slowed
  * for less time than its slices take runs behind and catches up by the window; ranks that
  * join early move nothing; the bytes of all hops start and end together. Events: two per
@@ -75,9 +83,16 @@ class FluidRingAllReduce : public Object
         bool flowControl = true; //!< NCCL's: a queue pair waits for its clear to send
         Time flowStart;          //!< its bytes' first (after a queue pair's clear to send)
         double flowBytes = 0;
+        double windowBytes = 0; //!< NCCL's bytes in flight per connection (flow control)
+        /** Each hop's queueing (delay x seconds) at the flow's start: its mean over the flow
+         * lengthens the steps' latency. */
+        std::vector<double> queueingAtStart;
     };
     void Begin();
+    void StartFlow(FluidNetwork::FlowSpec spec);
     void HandleFlowDone(uint64_t flow);
+    /** Hop h's queueing so far: its links' queues' delay integrated over time (seconds^2). */
+    double HopQueueing(uint32_t hop) const;
     void Finish();
 
     /** Not owned: each transport holds its ring (SetWholeRing), so a Ptr back would be a
@@ -87,6 +102,7 @@ class FluidRingAllReduce : public Object
     std::vector<uint32_t> m_path;    //!< every hop's path, rank order (made at the first)
     double m_capBps = FluidNetwork::kUnbounded; //!< the hops' lowest cap
     std::vector<Time> m_hopDelays;              //!< each hop's propagation, by rank
+    std::vector<uint32_t> m_hopBegins;          //!< where each hop's links begin in m_path
     double m_lineBps = 0; //!< the slowest hop's first link (for empty all-reduces)
     bool m_running = false;
     uint64_t m_allReduces = 0;

@@ -1,8 +1,8 @@
 // The flow engine's whole ring (simulation.flow_ring "whole") against its slices on the same
-// scenario and seed, where it applies (no standing queues): a ring of many workers on a fabric
-// beside web-search (RoCE, simulation.flow_queues false), and the TCP quickstart; the whole trees
-// of every tree collective likewise; the rule that keeps them away from standing queues; and
-// what flow_ring auto chooses.
+// scenario and seed: a ring of many workers on a fabric beside web-search (RoCE, without and
+// with standing queues), on a congested ToR behind a standing queue, and the TCP quickstart; the
+// whole trees of every tree collective likewise; the rules that keep them away from standing
+// queues (all but a ring under NCCL's flow control); and what flow_ring auto chooses.
 #include "scenario.h"
 #include "test-support.h"
 
@@ -86,21 +86,65 @@ TEST(FlowWholeRing, TheTcpQuickstartAsTheSlices)
                                       5);
 }
 
-TEST(FlowWholeRing, IsRefusedWhereStandingQueuesForm)
+// Behind standing queues (RoCE at a FIFO switch) only a ring of queue pairs under NCCL's flow
+// control runs whole (its window on every hop); a tree, a ring without flow control, or a
+// marking switch (DCQCN per queue pair) keeps the slices.
+TEST(FlowWholeRing, BehindStandingQueuesOnlyARingUnderNcclsFlowControl)
 {
     const json queued = { { "job", { { "transport", "rdma" } } },
                           { "topology", { { "switch_queue", { { "discipline", "fifo" } } } } },
                           { "simulation", { { "engine", "flow" }, { "flow_ring", "whole" } } } };
-    EXPECT_NE(test::ScenarioErrorOf(queued).find(
-                  "key 'simulation.flow_ring': \"whole\" runs the collective's hops"),
-              std::string::npos)
-        << test::ScenarioErrorOf(queued);
-    json unqueued = queued;
-    unqueued["simulation"]["flow_queues"] = false;
-    EXPECT_EQ(test::ScenarioErrorOf(unqueued), "");
-    json packet = queued;
-    packet["simulation"]["engine"] = "packet"; // (the packet level has no whole ring to refuse)
-    EXPECT_EQ(test::ScenarioErrorOf(packet), "");
+    EXPECT_EQ(test::ScenarioErrorOf(queued), "");
+    const std::string refused = "key 'simulation.flow_ring': \"whole\" runs the collective's hops";
+    for (const json& change :
+         { json{ { "job", { { "collective", "nccl_tree" } } } },
+           json{ { "job", { { "nccl", { { "flow_control", false } } } } } },
+           json{ { "topology", { { "switch_queue", { { "discipline", "ecn" } } } } },
+                 { "job", { { "rdma", { { "cnp_interval_us", 50 } } } } } } })
+    {
+        json j = queued;
+        j.merge_patch(change);
+        EXPECT_NE(test::ScenarioErrorOf(j).find(refused), std::string::npos)
+            << change.dump() << ": " << test::ScenarioErrorOf(j);
+        json unqueued = j;
+        unqueued["simulation"]["flow_queues"] = false;
+        EXPECT_EQ(test::ScenarioErrorOf(unqueued), "") << change.dump();
+        json packet = j;
+        packet["simulation"]["engine"] = "packet"; // (the packet level has no whole ring)
+        EXPECT_EQ(test::ScenarioErrorOf(packet), "") << change.dump();
+    }
+}
+
+// 32 workers on one 25 Gbps ToR, web-search into S0 at 18 Gbps behind the testbed's deep FIFO
+// (a standing queue where the ring's window binds), and 32 on a leaf-spine beside 50 Gbps of
+// web-search: the whole ring as the slices.
+TEST(FlowWholeRing, BehindStandingQueuesAsTheSlicesAtFarFewerEvents)
+{
+    test::TempDir dir;
+    const std::string tor = dir.Write("tor.json", R"({
+      "topology": {"configuration": "B", "hosts": 32,
+                   "switch_queue": {"discipline": "fifo", "buffer_bytes": 296875000}},
+      "job": {"model": "resnet50", "transport": "rdma", "iterations": 4, "warmup_iterations": 1},
+      "cross_traffic": {"type": "websearch", "load_gbps": 18},
+      "simulation": {"engine": "flow"},
+      "outputs": {"link_bin_us": 0}})");
+    test::TempDir torRuns;
+    const auto [slices, whole] = SlicesAndWhole(torRuns, tor);
+    ExpectSameIterationsAtFewerEvents("32 workers on a ToR beside 18 Gbps of web-search, queued",
+                                      slices, whole, 0.015, 5);
+    const std::string fabric = dir.Write("fabric.json", R"({
+      "seed": 3,
+      "topology": {"configuration": "A", "hosts": 32, "leaves": 2, "spines": 2,
+                   "link_rate_gbps": 100, "uplink_rate_gbps": 400,
+                   "switch_queue": {"discipline": "fifo"}},
+      "job": {"model": "resnet50", "transport": "rdma", "iterations": 3, "warmup_iterations": 1},
+      "cross_traffic": {"type": "websearch", "load_gbps": 50},
+      "simulation": {"engine": "flow"},
+      "outputs": {"link_bin_us": 0}})");
+    test::TempDir fabricRuns;
+    const auto [fabricSlices, fabricWhole] = SlicesAndWhole(fabricRuns, fabric);
+    ExpectSameIterationsAtFewerEvents("32 workers, leaf-spine, web-search 50 Gbps, queued",
+                                      fabricSlices, fabricWhole, 0.01, 20);
 }
 
 // auto (the default): the whole ring where it may run and the ring has flow_ring_whole_from
@@ -125,13 +169,18 @@ TEST(FlowWholeRing, AutoChoosesItForLargeRingsWhereItMayRun)
     EXPECT_EQ(
         test::Resolve(ring(40, { { "simulation", { { "flow_ring_whole_from", n } } } })).flowRing,
         "whole");
-    // Standing queues (RoCE at a FIFO switch), MLTCP: slices. A tree collective: its trees
-    // whole (flow-whole-tree-test).
-    EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "transport", "rdma" } } },
-                                       { "topology",
-                                         { { "switch_queue", { { "discipline", "fifo" } } } } } }))
-                  .flowRing,
-              "slices");
+    // Standing queues (RoCE at a FIFO switch): whole for a ring under NCCL's flow control,
+    // slices without it. MLTCP: slices. A tree collective: its trees whole
+    // (flow-whole-tree-test), but not behind standing queues.
+    const json queued = { { "job", { { "transport", "rdma" } } },
+                          { "topology", { { "switch_queue", { { "discipline", "fifo" } } } } } };
+    EXPECT_EQ(test::Resolve(ring(40, queued)).flowRing, "whole");
+    json noFlowControl = queued;
+    noFlowControl["job"]["nccl"]["flow_control"] = false;
+    EXPECT_EQ(test::Resolve(ring(40, noFlowControl)).flowRing, "slices");
+    json queuedTree = queued;
+    queuedTree["job"]["collective"] = "nccl_tree";
+    EXPECT_EQ(test::Resolve(ring(40, queuedTree)).flowRing, "slices");
     EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "mltcp", true } } } })).flowRing, "slices");
     EXPECT_EQ(test::Resolve(ring(40, { { "job", { { "collective", "nccl_tree" } } } })).flowRing,
               "whole");
