@@ -45,18 +45,19 @@ Topology(uint32_t workers, double oversubscription)
 }
 
 json
-Simulation(const std::string& ring)
+Simulation(const std::string& collective, const std::string& ring)
 {
     // A run stopped by the budget is reported, not failed (how far the job got).
     json s = { { "engine", "flow" },
                { "on_max_time", "report" },
                { "max_time_s", 1000 },
                { "progress_interval_s", 0 } };
-    if (ring == "whole")
+    // (Asked, not auto's choice: auto would take the whole ring at these sizes.)
+    s["flow_ring"] = ring;
+    if (ring == "whole" && collective != "ring")
     {
-        // The whole ring (trees) runs where no standing queue forms: max-min sharing at the
-        // ports.
-        s["flow_ring"] = ring;
+        // The whole ring keeps the standing queues (NCCL's window on every hop); the whole
+        // trees run only where none forms: max-min sharing at the ports.
         s["flow_queues"] = false;
     }
     return s;
@@ -182,7 +183,7 @@ ScalePoints(const std::vector<uint32_t>& workers)
                                    { "warmup_iterations", 0 } } },
                                { "cross_traffic",
                                  { { "type", "websearch" }, { "load_gbps", kWebSearchGbps } } },
-                               { "simulation", Simulation(ring) } };
+                               { "simulation", Simulation(collective, ring) } };
                 points.push_back(p);
             }
         }
@@ -210,7 +211,7 @@ ScalePoints(const std::vector<uint32_t>& workers)
                                { "warmup_iterations", 1 },
                                { "horovod", { { "cycle_time_ms", 0.001 } } } } },
                            { "cross_traffic", { { "type", "none" } } },
-                           { "simulation", Simulation(ring) } };
+                           { "simulation", Simulation("ring", ring) } };
             points.push_back(p);
         }
     }

@@ -13,7 +13,7 @@ set grid
 set xlabel 'web-search cross traffic from S0 to S1 (Gbps, requested)'
 set ylabel 'iteration time (s)'
 set yrange [0:*]
-set title 'ResNet-50 over RoCE, leaf-spine of 32 hosts per leaf, 8 x 400 Gbps spines, whole ring'
+set title 'ResNet-50 over RoCE, leaf-spine of 32 hosts per leaf, 8 x 400 Gbps spines, whole ring behind the FIFO queues'
 # results.csv: 4 cross_traffic.load_gbps, 6 iteration_mean_s, 9 iteration_p99_s
 plot small using 4:6 with linespoints lw 2 pt 7 lc 1 title '64 workers, mean', \
      small using 4:9 with lines lw 1 dt 2 lc 1 title '64 workers, p99', \

@@ -151,8 +151,12 @@ TEST(Bench, ScaleModeRunsEveryPointOnceWithinItsBudget)
     EXPECT_NE(r.output.find("8w-4to1-ring-whole-websearch"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("8w-4to1-nccl_tree-whole-websearch"), std::string::npos) << r.output;
     EXPECT_EQ(b["points"][1]["scenario"]["simulation"]["flow_ring"], "whole");
+    // The whole ring keeps the standing queues (NCCL's window on every hop); the whole tree
+    // runs without them.
+    EXPECT_FALSE(b["points"][1]["scenario"]["simulation"].contains("flow_queues"));
     EXPECT_EQ(b["points"][3]["scenario"]["job"]["collective"], "nccl_tree");
     EXPECT_EQ(b["points"][3]["scenario"]["simulation"]["flow_ring"], "whole");
+    EXPECT_EQ(b["points"][3]["scenario"]["simulation"]["flow_queues"], false);
 
     // 256 workers' ring beside web-search takes minutes of wall time per iteration: stopped at
     // the budget, unfinished, with how far it got.
