@@ -60,19 +60,28 @@ ExpectSameIterationsAtFewerEvents(const std::string& what, const json& slices, c
 
 } // namespace
 
-TEST(FlowWholeRing, ManyWorkersOnAFabricBesideWebSearchAsTheSlicesAtFarFewerEvents)
+// 32 RoCE workers on 2 leaves and 2 spines beside 50 Gbps of web-search, with or without the
+// FIFO's standing queues.
+static std::string
+FabricScenario(test::TempDir& dir, bool queues)
 {
-    test::TempDir dir;
-    const std::string scenario = dir.Write("fabric.json", R"({
+    json j = json::parse(R"({
       "seed": 3,
       "topology": {"configuration": "A", "hosts": 32, "leaves": 2, "spines": 2,
                    "link_rate_gbps": 100, "uplink_rate_gbps": 400,
                    "switch_queue": {"discipline": "fifo"}},
       "job": {"model": "resnet50", "transport": "rdma", "iterations": 3, "warmup_iterations": 1},
       "cross_traffic": {"type": "websearch", "load_gbps": 50},
-      "simulation": {"engine": "flow", "flow_queues": false},
+      "simulation": {"engine": "flow"},
       "outputs": {"link_bin_us": 0}})");
-    const auto [slices, whole] = SlicesAndWhole(dir, scenario);
+    j["simulation"]["flow_queues"] = queues;
+    return dir.Write(queues ? "queued.json" : "fabric.json", j.dump());
+}
+
+TEST(FlowWholeRing, ManyWorkersOnAFabricBesideWebSearchAsTheSlicesAtFarFewerEvents)
+{
+    test::TempDir dir;
+    const auto [slices, whole] = SlicesAndWhole(dir, FabricScenario(dir, false));
     ExpectSameIterationsAtFewerEvents("32 workers, leaf-spine, web-search 50 Gbps", slices, whole,
                                       0.01, 20);
 }
@@ -132,17 +141,8 @@ TEST(FlowWholeRing, BehindStandingQueuesAsTheSlicesAtFarFewerEvents)
     const auto [slices, whole] = SlicesAndWhole(torRuns, tor);
     ExpectSameIterationsAtFewerEvents("32 workers on a ToR beside 18 Gbps of web-search, queued",
                                       slices, whole, 0.015, 5);
-    const std::string fabric = dir.Write("fabric.json", R"({
-      "seed": 3,
-      "topology": {"configuration": "A", "hosts": 32, "leaves": 2, "spines": 2,
-                   "link_rate_gbps": 100, "uplink_rate_gbps": 400,
-                   "switch_queue": {"discipline": "fifo"}},
-      "job": {"model": "resnet50", "transport": "rdma", "iterations": 3, "warmup_iterations": 1},
-      "cross_traffic": {"type": "websearch", "load_gbps": 50},
-      "simulation": {"engine": "flow"},
-      "outputs": {"link_bin_us": 0}})");
     test::TempDir fabricRuns;
-    const auto [fabricSlices, fabricWhole] = SlicesAndWhole(fabricRuns, fabric);
+    const auto [fabricSlices, fabricWhole] = SlicesAndWhole(fabricRuns, FabricScenario(dir, true));
     ExpectSameIterationsAtFewerEvents("32 workers, leaf-spine, web-search 50 Gbps, queued",
                                       fabricSlices, fabricWhole, 0.01, 20);
 }
