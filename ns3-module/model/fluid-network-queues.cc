@@ -118,7 +118,8 @@ FluidNetwork::SolveQueues()
         // A segment's window stands in a port's queue only where other windows or backlogs
         // hold one: beside paced flows and ACKs alone, a hop sends what it receives (the room
         // above), and its excess over the port, if any, builds no faster than the others' share
-        // of the port (left out: no queue of its own).
+        // of the port (left out: no queue of its own). Two whole rings alone at a port do not
+        // count each other's windows either: they share it by max-min.
         for (const auto& [l, w] : m_scratch.segmentWindows)
         {
             if (!ports[l].windows.empty() || ports[l].backlog > 0)
