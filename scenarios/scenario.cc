@@ -479,16 +479,22 @@ WholeRingBehindQueues(const Scenario& s, const Scenario& job)
 // The whole ring (or tree) runs its hops in step, which holds where nothing queues (its window
 // never binds); behind standing queues the slices give way as NCCL's window makes them, and so
 // does a whole ring of queue pairs (WholeRingBehindQueues).
+bool
+WholeMayRun(const Scenario& s, const Scenario& job)
+{
+    return !FlowEngineHasStandingQueues(s) || WholeRingBehindQueues(s, job);
+}
+
 void
 CheckFlowRing(const Scenario& s)
 {
-    if (s.engine == "packet" || !FlowEngineHasStandingQueues(s))
+    if (s.engine == "packet")
     {
         return;
     }
     for (const Scenario* job : Jobs(s))
     {
-        if (job->flowRing == "whole" && !WholeRingBehindQueues(s, *job))
+        if (job->flowRing == "whole" && !WholeMayRun(s, *job))
         {
             Fail(s.source, "simulation.flow_ring",
                  "\"whole\" runs the collective's hops (a ring's, a tree's edges) in step, "
@@ -510,13 +516,12 @@ ResolveAutoFlowRing(Scenario& s)
     {
         return;
     }
-    const bool queues = FlowEngineHasStandingQueues(s);
-    auto resolve = [queues, &s](Scenario& job)
+    auto resolve = [&s](Scenario& job)
     {
         if (job.flowRing == "auto")
         {
-            const bool whole = (!queues || WholeRingBehindQueues(s, job)) && !job.mltcp
-                               && job.jobHosts.size() >= job.flowRingWholeFrom;
+            const bool whole
+                = WholeMayRun(s, job) && !job.mltcp && job.jobHosts.size() >= job.flowRingWholeFrom;
             job.flowRing = whole ? "whole" : "slices";
             job.flowRingWholeByAuto = whole;
         }

@@ -32,6 +32,26 @@ FluidNetwork::CheckWindowSegments(const FlowSpec& spec) const
     }
 }
 
+// Segment k of a flow's path: where it ends, `from` plus its queues' delay (its cycle's, then
+// its links'), and how many of its links are queued.
+double
+FluidNetwork::SegmentQueues(const Flow& f, size_t k, double from, uint32_t& end,
+                            uint32_t& queued) const
+{
+    const auto& segments = f.spec.windowSegments;
+    end = k + 1 < segments.size() ? segments[k + 1].begin
+                                  : static_cast<uint32_t>(f.spec.path.size());
+    // (Summed once a segment: a whole ring's path crosses thousands of ports.)
+    double queues = from + QueueDelayAlong(segments[k].cycleLinks);
+    queued = 0;
+    for (uint32_t i = segments[k].begin; i < end; ++i)
+    {
+        queues += m_links[f.spec.path[i]].queueDelayS;
+        queued += m_links[f.spec.path[i]].queued ? 1 : 0;
+    }
+    return queues;
+}
+
 // Visits each queued link of a segmented window flow's path: its segment, its index in the
 // path, the segment's summed queueing delay and queued links, and the room the flow has to push
 // into it. Every segment of a whole ring moves the same bytes (a hop sends what it receives), so
@@ -41,6 +61,10 @@ template <typename Visit>
 void
 FluidNetwork::ForSegmentPorts(const Flow& f, double ownRate, Visit visit) const
 {
+    if (f.queuedAt < 0)
+    {
+        return; // no queued link on its path
+    }
     const std::vector<uint32_t>& path = f.spec.path;
     std::vector<uint32_t>& crossings = m_scratch.crossings;
     crossings.resize(m_links.size(), 0);
@@ -74,22 +98,12 @@ FluidNetwork::ForSegmentPorts(const Flow& f, double ownRate, Visit visit) const
             second = std::min(second, room);
         }
     }
-    const auto& segments = f.spec.windowSegments;
-    for (size_t k = 0; k < segments.size(); ++k)
+    for (size_t k = 0; k < f.spec.windowSegments.size(); ++k)
     {
-        const uint32_t begin = segments[k].begin;
-        const uint32_t end
-            = k + 1 < segments.size() ? segments[k + 1].begin : static_cast<uint32_t>(path.size());
-        // The segment's queues, summed once (a whole ring's path crosses thousands of ports),
-        // with its cycle's.
-        double queues = QueueDelayAlong(segments[k].cycleLinks);
+        uint32_t end = 0;
         uint32_t queued = 0;
-        for (uint32_t i = begin; i < end; ++i)
-        {
-            queues += m_links[path[i]].queueDelayS;
-            queued += m_links[path[i]].queued ? 1 : 0;
-        }
-        for (uint32_t i = begin; i < end && queued > 0; ++i)
+        const double queues = SegmentQueues(f, k, 0, end, queued);
+        for (uint32_t i = f.spec.windowSegments[k].begin; i < end && queued > 0; ++i)
         {
             if (m_links[path[i]].queued)
             {
@@ -150,14 +164,9 @@ FluidNetwork::WindowRoundTrip(const Flow& f) const
     double longest = 0;
     for (size_t k = 0; k < segments.size(); ++k)
     {
-        const uint32_t end = k + 1 < segments.size() ? segments[k + 1].begin
-                                                     : static_cast<uint32_t>(f.spec.path.size());
-        double rtt = segments[k].baseRttS + QueueDelayAlong(segments[k].cycleLinks);
-        for (uint32_t i = segments[k].begin; i < end; ++i)
-        {
-            rtt += m_links[f.spec.path[i]].queueDelayS;
-        }
-        longest = std::max(longest, rtt);
+        uint32_t end = 0;
+        uint32_t queued = 0;
+        longest = std::max(longest, SegmentQueues(f, k, segments[k].baseRttS, end, queued));
     }
     return longest;
 }

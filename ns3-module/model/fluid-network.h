@@ -107,8 +107,7 @@ class FluidNetwork : public Object
         double initialWindowBytes = kUnbounded; //!< WINDOW: slow start's first window
         double slowStartGain = 1;               //!< WINDOW: window growth per byte delivered
         double baseRttS = 0;                    //!< WINDOW: round trip without queues
-        /** WINDOW: a window per segment of its path, each over its own cycle (a whole ring:
-         * NCCL's slots on each hop); it moves at its slowest segment's pace. */
+        /** WINDOW: a window per path segment, each over its own cycle (a whole ring's hops). */
         struct WindowSegment
         {
             uint32_t begin = 0;  //!< where it begins in path (the first at 0)
@@ -426,13 +425,14 @@ class FluidNetwork : public Object
     double QueueDelayAlong(const std::vector<uint32_t>& links) const;
     /** The queueing delay of a flow's round trip now: its path's and its ACKs'. */
     double RoundTripQueueing(const Flow& f) const;
-    // Window segments (fluid-network-segments.cc).
-    void CheckWindowSegments(const FlowSpec& spec) const;
+    void CheckWindowSegments(const FlowSpec& spec) const; // (fluid-network-segments.cc)
     /** A window flow's round trip now (a segmented one's: its longest segment's cycle). */
     double WindowRoundTrip(const Flow& f) const;
     /** Each segment's window at its queued ports, capped at the room it has to push there. */
     void AddSegmentWindows(const Flow& f, std::vector<std::pair<uint32_t, WindowAtPort>>& windows,
                            bool& twoQueues) const;
+    double SegmentQueues(const Flow& f, size_t k, double from, uint32_t& end,
+                         uint32_t& queued) const;
     template <typename Visit>
     void ForSegmentPorts(const Flow& f, double ownRate, Visit visit) const;
     /** Whether that room, at the rates now, differs from what the queues were solved with. */

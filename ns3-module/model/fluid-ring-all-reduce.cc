@@ -100,6 +100,10 @@ FluidRingAllReduce::Begin()
                 { m_lineBps, one.capBps,
                   hop->GetNetwork()->GetLinkCapacity(one.path.front()) / one.wireFactor });
         }
+        if (m_hops.front()->IsQueuePair())
+        {
+            MakeWindowSegments();
+        }
     }
     spec.path = m_path;
     spec.capBps = m_capBps;
@@ -122,27 +126,10 @@ FluidRingAllReduce::Begin()
         spec.kind = FluidNetwork::WINDOW;
         spec.windowBytes = spec.initialWindowBytes = a.windowBytes;
         spec.lossBeta = 1;
-        // Hop r's slots at rank r + 1 turn over once its grant has come back to rank r and its
-        // slice has crossed to rank r + 1 (a round trip), and, where a step spans slices, once
-        // rank r + 1 has a send slot for it: then hop r + 1 always has slices to send, and its
-        // send slots wait for its grants, behind the queues on their way (ring-allreduce.h).
-        // With a slice a step, the step's data comes round the ring before those slots fill
-        // (measured against the slices: docs/flow-engine.md). NCCL's window binds over it.
+        // With a slice a step, the step's data comes round the ring before the receiving rank's
+        // send slots fill (measured against the slices: docs/flow-engine.md).
         const bool waitsForSendSlots = a.stepBytes >= 2 * a.sliceBytes;
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            const FlowRingTransport* next = m_hops[(r + 1) % n];
-            FluidNetwork::FlowSpec::WindowSegment seg;
-            seg.begin = m_hopBegins[r];
-            seg.baseRttS = (m_hops[r]->GrantDelay() + m_hopDelays[r]).GetSeconds();
-            seg.cycleLinks = m_hops[r]->GrantPath();
-            if (waitsForSendSlots)
-            {
-                seg.cycleLinks.insert(seg.cycleLinks.end(), next->GrantPath().begin(),
-                                      next->GrantPath().end());
-            }
-            spec.windowSegments.push_back(std::move(seg));
-        }
+        spec.windowSegments = m_segments[waitsForSendSlots ? 1 : 0];
     }
     // A queue pair's first slice waits for its receiver's clear to send, a hop back (each hop
     // its own: the mean, as the steps take them).
@@ -161,11 +148,34 @@ FluidRingAllReduce::Begin()
 }
 
 void
+FluidRingAllReduce::MakeWindowSegments()
+{
+    // Hop r's slots at rank r + 1 turn over once its grant has come back to rank r and its
+    // slice has crossed to rank r + 1 (a round trip), and, where a step spans slices, once rank
+    // r + 1 has a send slot for it: then hop r + 1 always has slices to send, and its send
+    // slots wait for its grants, behind the queues on their way (ring-allreduce.h). NCCL's
+    // window binds over that cycle: [0] without the next hop's grants, [1] with them.
+    const auto n = static_cast<uint32_t>(m_hops.size());
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        FluidNetwork::FlowSpec::WindowSegment seg;
+        seg.begin = m_hopBegins[r];
+        seg.baseRttS = (m_hops[r]->GrantDelay() + m_hopDelays[r]).GetSeconds();
+        seg.cycleLinks = m_hops[r]->GrantPath();
+        m_segments[0].push_back(seg);
+        const std::vector<uint32_t>& next = m_hops[(r + 1) % n]->GrantPath();
+        seg.cycleLinks.insert(seg.cycleLinks.end(), next.begin(), next.end());
+        m_segments[1].push_back(std::move(seg));
+    }
+}
+
+void
 FluidRingAllReduce::StartFlow(FluidNetwork::FlowSpec spec)
 {
     AllReduce& a = m_all.Front();
-    a.queueingAtStart.resize(m_hops.size());
-    for (uint32_t h = 0; h < m_hops.size(); ++h)
+    // (Only a window flow runs behind standing queues: other rings cross no queue.)
+    a.queueingAtStart.assign(spec.kind == FluidNetwork::WINDOW ? m_hops.size() : 0, 0.0);
+    for (uint32_t h = 0; h < a.queueingAtStart.size(); ++h)
     {
         a.queueingAtStart[h] = HopQueueing(h);
     }

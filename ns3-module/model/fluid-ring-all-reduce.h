@@ -89,6 +89,8 @@ class FluidRingAllReduce : public Object
         std::vector<double> queueingAtStart;
     };
     void Begin();
+    /** NCCL's window per hop (queue pairs): m_segments, once the path is made. */
+    void MakeWindowSegments();
     void StartFlow(FluidNetwork::FlowSpec spec);
     void HandleFlowDone(uint64_t flow);
     /** Hop h's queueing so far: its links' queues' delay integrated over time (seconds^2). */
@@ -103,6 +105,8 @@ class FluidRingAllReduce : public Object
     double m_capBps = FluidNetwork::kUnbounded; //!< the hops' lowest cap
     std::vector<Time> m_hopDelays;              //!< each hop's propagation, by rank
     std::vector<uint32_t> m_hopBegins;          //!< where each hop's links begin in m_path
+    /** Each hop's window segment: [0] its own grants in its cycle, [1] the next hop's too. */
+    std::vector<FluidNetwork::FlowSpec::WindowSegment> m_segments[2];
     double m_lineBps = 0; //!< the slowest hop's first link (for empty all-reduces)
     bool m_running = false;
     uint64_t m_allReduces = 0;
